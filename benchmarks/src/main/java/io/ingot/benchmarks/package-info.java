@@ -1,0 +1,2 @@
+/** Placeholder package of the benchmarks module; see the module README. */
+package io.ingot.benchmarks;

@@ -1,0 +1,2 @@
+/** Placeholder package of the onnx module; see the module README. */
+package io.ingot.onnx;

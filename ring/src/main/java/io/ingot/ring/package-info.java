@@ -1,0 +1,2 @@
+/** Placeholder package of the ring module; see the module README. */
+package io.ingot.ring;

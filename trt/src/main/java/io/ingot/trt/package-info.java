@@ -1,0 +1,2 @@
+/** Placeholder package of the trt module; see the module README. */
+package io.ingot.trt;
