@@ -1,0 +1,20 @@
+package io.ingot.api;
+
+/**
+ * Per-request statistics of one model version, as Triton's statistics extension reports them under
+ * {@code inference_stats}. Queue counts equal success counts; compute counts exclude cache hits.
+ *
+ * @param success       successful requests and their total request duration
+ * @param fail          failed requests and their total request duration
+ * @param queue         successful requests and their total queue time (scheduler entry to compute start)
+ * @param computeInput  per request, the duration of its batch's input assembly
+ * @param computeInfer  per request, the duration of its batch's execution
+ * @param computeOutput per request, the duration of its batch's output scatter
+ * @param cacheHit      response-cache hits (no cache yet: always zero)
+ * @param cacheMiss     response-cache misses (no cache yet: always zero)
+ */
+public record InferStatistics(StatDuration success, StatDuration fail, StatDuration queue,
+    StatDuration computeInput, StatDuration computeInfer, StatDuration computeOutput, StatDuration cacheHit,
+    StatDuration cacheMiss)
+{
+}

@@ -1,0 +1,192 @@
+package io.ingot.api;
+
+import java.util.Arrays;
+import java.util.function.Consumer;
+
+/**
+ * The final response to one request: its output tensors, or an error with Triton's status category.
+ *
+ * <p>Output memory stays valid until {@link #close()}; closing releases it to the allocator that supplied it.
+ * Responses are recycled by the core after close: do not use a response after closing it.
+ */
+public final class InferenceResponse implements AutoCloseable
+{
+    private final Consumer<InferenceResponse> recycler;
+
+    private String modelName;
+    private long modelVersion;
+    private String id;
+    private InferenceRequest request;
+    private InferenceException error;
+    private OutputTensor[] outputs = new OutputTensor[2];
+    private int outputCount;
+    private boolean open;
+
+    InferenceResponse(final Consumer<InferenceResponse> recycler)
+    {
+        this.recycler = recycler;
+    }
+
+    void begin(final InferenceRequest request, final String modelName, final long modelVersion)
+    {
+        this.request = request;
+        this.modelName = modelName;
+        this.modelVersion = modelVersion;
+        this.id = request.id();
+        this.error = null;
+        this.outputCount = 0;
+        this.open = true;
+    }
+
+    OutputTensor addOutput()
+    {
+        if (outputCount == outputs.length)
+        {
+            outputs = Arrays.copyOf(outputs, outputCount * 2);
+        }
+        OutputTensor tensor = outputs[outputCount];
+        if (tensor == null)
+        {
+            tensor = new OutputTensor();
+            outputs[outputCount] = tensor;
+        }
+        outputCount++;
+        return tensor;
+    }
+
+    void fail(final InferenceException failure)
+    {
+        releaseOutputs();
+        this.error = failure;
+    }
+
+    /** @return the model that answered. */
+    public String modelName()
+    {
+        return modelName;
+    }
+
+    /** @return the version that answered ({@code -1} if the request never reached a version). */
+    public long modelVersion()
+    {
+        return modelVersion;
+    }
+
+    /** @return the request's id ({@code ""} when it had none). */
+    public String id()
+    {
+        return id;
+    }
+
+    /** @return the request this answers; it may be reused by the caller once this response was delivered. */
+    public InferenceRequest request()
+    {
+        return request;
+    }
+
+    /** @return true when the request succeeded. */
+    public boolean isOk()
+    {
+        return error == null;
+    }
+
+    /** @return the error, or {@code null} on success. */
+    public InferenceException error()
+    {
+        return error;
+    }
+
+    /**
+     * Throws the error, if any.
+     *
+     * @return this, when successful
+     * @throws InferenceException the response's error
+     */
+    public InferenceResponse throwIfError()
+    {
+        if (error != null)
+        {
+            throw new InferenceException(error.code(), error.getMessage(), error);
+        }
+        return this;
+    }
+
+    /** @return the number of outputs. */
+    public int outputCount()
+    {
+        return outputCount;
+    }
+
+    /**
+     * @param index output index
+     * @return the output
+     */
+    public OutputTensor output(final int index)
+    {
+        checkOpen();
+        if (index < 0 || index >= outputCount)
+        {
+            throw new IndexOutOfBoundsException("output " + index + " of " + outputCount);
+        }
+        return outputs[index];
+    }
+
+    /**
+     * @param name output name
+     * @return the output, or {@code null} when the response has no output of that name
+     */
+    public OutputTensor output(final String name)
+    {
+        checkOpen();
+        for (int i = 0; i < outputCount; i++)
+        {
+            if (outputs[i].name().equals(name))
+            {
+                return outputs[i];
+            }
+        }
+        return null;
+    }
+
+    /** Releases the output memory and recycles this response. Idempotent. */
+    @Override
+    public void close()
+    {
+        if (!open)
+        {
+            return;
+        }
+        open = false;
+        releaseOutputs();
+        request = null;
+        if (recycler != null)
+        {
+            recycler.accept(this);
+        }
+    }
+
+    private void releaseOutputs()
+    {
+        for (int i = 0; i < outputCount; i++)
+        {
+            outputs[i].release();
+        }
+        outputCount = 0;
+    }
+
+    private void checkOpen()
+    {
+        if (!open)
+        {
+            throw new IllegalStateException("response to request '" + id + "' of model '" + modelName
+                + "' is closed");
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "InferenceResponse{model='" + modelName + "', version=" + modelVersion + ", id='" + id + "', "
+            + (error == null ? outputCount + " outputs" : error.code() + ": " + error.getMessage()) + '}';
+    }
+}

@@ -1,0 +1,17 @@
+package io.ingot.api;
+
+import java.util.List;
+
+/**
+ * A model's metadata, as Triton reports it.
+ *
+ * @param name     model name
+ * @param versions loaded versions, as strings
+ * @param platform platform (e.g. {@code onnxruntime_onnx}), or the backend name when no platform is set
+ * @param inputs   inputs
+ * @param outputs  outputs
+ */
+public record ModelMetadata(String name, List<String> versions, String platform, List<TensorMetadata> inputs,
+    List<TensorMetadata> outputs)
+{
+}

@@ -1,0 +1,34 @@
+package io.ingot.api;
+
+/**
+ * Hooks by which the core marks a request in flight and done. Public only because the core lives in another
+ * package; applications never call it.
+ */
+public final class RequestLifecycle
+{
+    private RequestLifecycle()
+    {
+    }
+
+    /**
+     * Marks the request in flight and clears any earlier cancellation.
+     *
+     * @param request    the request being accepted
+     * @param cancelHook run by {@link InferenceRequest#cancel()} while the request is in flight
+     * @return false when the request is already in flight
+     */
+    public static boolean begin(final InferenceRequest request, final Runnable cancelHook)
+    {
+        return request.tryBeginFlight(cancelHook);
+    }
+
+    /**
+     * Marks the request done, so that the caller may reuse it.
+     *
+     * @param request the request whose response is being delivered
+     */
+    public static void end(final InferenceRequest request)
+    {
+        request.endFlight();
+    }
+}

@@ -1,0 +1,14 @@
+package io.ingot.api;
+
+import java.util.List;
+
+/**
+ * The server's name, version and protocol extensions.
+ *
+ * @param name       server name
+ * @param version    server version
+ * @param extensions protocol extensions supported
+ */
+public record ServerMetadata(String name, String version, List<String> extensions)
+{
+}

@@ -1,2 +1,0 @@
-/** Placeholder package of the runtime module; see the module README. */
-package io.ingot.api;

@@ -1,0 +1,20 @@
+package io.ingot.backend;
+
+import io.ingot.config.proto.ModelInstanceGroup;
+
+import java.util.List;
+
+/**
+ * Identity of one model instance.
+ *
+ * @param model      the model version it belongs to
+ * @param name       instance name, {@code <group name>_<index in group>}
+ * @param index      index among all instances of the model version
+ * @param kind       the group's resolved kind (KIND_CPU or KIND_GPU, ...)
+ * @param deviceId   the GPU of a GPU instance, {@code -1} otherwise
+ * @param profiles   the group's TensorRT optimization profiles (may be empty)
+ */
+public record InstanceContext(ModelContext model, String name, int index, ModelInstanceGroup.Kind kind,
+    int deviceId, List<String> profiles)
+{
+}

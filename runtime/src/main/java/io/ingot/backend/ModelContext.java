@@ -1,0 +1,34 @@
+package io.ingot.backend;
+
+import io.ingot.config.proto.ModelConfig;
+import io.ingot.device.PinnedAllocator;
+
+import java.nio.file.Path;
+
+/**
+ * What a backend is given to load one model version.
+ *
+ * @param modelName        the model's name
+ * @param version          the version number
+ * @param config           the normalized, validated configuration
+ * @param versionDirectory the version directory, or {@code null} for an in-memory model
+ * @param modelFile        the model file the platform expects (may not exist), or {@code null} for an in-memory model
+ * @param allocator        the pinned-memory allocator the runtime uses for staging
+ */
+public record ModelContext(String modelName, long version, ModelConfig config, Path versionDirectory,
+    Path modelFile, PinnedAllocator allocator)
+{
+    /**
+     * Reads a string parameter of the model configuration ({@code parameters { key: "k" value { string_value: "v"
+     * } }}).
+     *
+     * @param key          parameter key
+     * @param defaultValue value when absent
+     * @return the value
+     */
+    public String parameter(final String key, final String defaultValue)
+    {
+        final var parameter = config.getParametersMap().get(key);
+        return parameter == null ? defaultValue : parameter.getStringValue();
+    }
+}
