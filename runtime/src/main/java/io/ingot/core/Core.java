@@ -80,11 +80,10 @@ public final class Core implements InferenceCore
     {
         this.options = options;
         this.pinnedAllocator = options.pinnedAllocator() != null ? options.pinnedAllocator()
-            : io.ingot.device.PinnedAllocators.automatic();
+            : new io.ingot.device.HostPinnedAllocator(); // NATIVE-MERGE: PinnedAllocators.automatic()
         this.defaultAllocator = options.responseAllocator() != null ? options.responseAllocator()
             : new PooledResponseAllocator();
-        this.normalizeContext = NormalizeContext.withGpus(io.ingot.device.PinnedAllocators.discovery().devices()
-            .stream().map(io.ingot.device.CudaDevice::index).toList());
+        this.normalizeContext = NormalizeContext.cpuOnly(); // NATIVE-MERGE: discovered GPU ids
     }
 
     /**
