@@ -9,7 +9,9 @@
  *
  *   ingot-fake-trt-plan 1                        first line, required
  *   input  <name> <dtype> <dims> [format=<f>] [shape_io]
- *   output <name> <dtype> <dims> = <op> <input> [<input>]   op: copy | add | sub (add/sub: FLOAT, INT32, INT64)
+ *   output <name> <dtype> <dims> = <op> <input> [<input>]
+ *       op: copy A | add A B | sub A B (add/sub: FLOAT, INT32, INT64)
+ *           | profile A: INT32 output of A's shape, every element the context's optimization profile index
  *   profile <index> <input> <min> <opt> <max>    one line per (profile, dynamic input)
  *   log_on_load <severity> <message...>          logged from a new native thread while the plan loads
  *   fail_enqueue <message...>                    every enqueue fails with this message (logged as ERROR)
@@ -35,7 +37,7 @@
 #define FAKE_NAME_LENGTH 64
 #define FAKE_MESSAGE_LENGTH 512
 
-enum fake_op { OP_NONE, OP_COPY, OP_ADD, OP_SUB };
+enum fake_op { OP_NONE, OP_COPY, OP_ADD, OP_SUB, OP_PROFILE };
 
 typedef struct fake_logger
 {
@@ -283,19 +285,26 @@ static int parse_line(fake_engine* engine, char* line, int number, log_job* jobs
                     return 0;
                 }
                 tensor->op = strcmp(op, "copy") == 0 ? OP_COPY
-                    : strcmp(op, "add") == 0 ? OP_ADD : strcmp(op, "sub") == 0 ? OP_SUB : OP_NONE;
+                    : strcmp(op, "add") == 0 ? OP_ADD
+                    : strcmp(op, "sub") == 0 ? OP_SUB
+                    : strcmp(op, "profile") == 0 ? OP_PROFILE : OP_NONE;
                 if (tensor->op == OP_NONE)
                 {
                     fail(engine->logger, "fake plan line %d: unknown operation '%s'", number, op);
                     return 0;
                 }
-                const int wanted = tensor->op == OP_COPY ? 1 : 2;
+                const int wanted = tensor->op == OP_COPY || tensor->op == OP_PROFILE ? 1 : 2;
+                if (tensor->op == OP_PROFILE && tensor->dtype != 3)
+                {
+                    fail(engine->logger, "fake plan line %d: a 'profile' output must be INT32", number);
+                    return 0;
+                }
                 for (int i = 0; i < wanted; ++i)
                 {
                     const char* operand = strtok_r(NULL, " \t", &state);
                     const int index = operand == NULL ? -1 : find_tensor(engine, operand);
                     if (index < 0 || engine->tensors[index].mode != INGOT_TRT_IO_INPUT
-                        || engine->tensors[index].dtype != tensor->dtype
+                        || (tensor->op != OP_PROFILE && engine->tensors[index].dtype != tensor->dtype)
                         || engine->tensors[index].rank != tensor->rank)
                     {
                         fail(engine->logger,
@@ -881,6 +890,15 @@ int32_t ingot_trt_context_enqueue_v3(void* handle, void* stream)
         const int64_t count = element_count(context->shapes[first], engine->tensors[first].rank);
         void* out = context->addresses[i];
         const void* a = context->addresses[first];
+        if (tensor->op == OP_PROFILE)
+        {
+            int32_t* values = out;
+            for (int64_t e = 0; e < count; ++e)
+            {
+                values[e] = context->profile;
+            }
+            continue;
+        }
         if (tensor->op == OP_COPY)
         {
             memmove(out, a, (size_t) count * (size_t) DTYPE_SIZES[tensor->dtype]);

@@ -9,10 +9,10 @@ public enum TrtSeverity
     ERROR(System.Logger.Level.ERROR),
     /** A possible application error. */
     WARNING(System.Logger.Level.WARNING),
-    /** Informational. */
-    INFO(System.Logger.Level.INFO),
-    /** Verbose debugging output. */
-    VERBOSE(System.Logger.Level.DEBUG);
+    /** Informational (TensorRT is chatty here: engine sizes, tactics; logged at DEBUG). */
+    INFO(System.Logger.Level.DEBUG),
+    /** Verbose debugging output (logged at TRACE). */
+    VERBOSE(System.Logger.Level.TRACE);
 
     private static final TrtSeverity[] VALUES = values();
 
