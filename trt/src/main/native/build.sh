@@ -9,8 +9,9 @@
 # CUDA's headers (NvInferRuntime.h includes cuda_runtime_api.h) come from $CUDA_HOME or /usr/local/cuda.
 #
 # Where TensorRT or g++ is missing it prints why and exits 0 without building: the Java side then reports
-# "TensorRT shim not found" when a tensorrt_plan model is loaded. Set INGOT_TRT_SHIM_REQUIRED=1 to make a
+# "TensorRT shim library not found" when a tensorrt_plan model is loaded. Set INGOT_TRT_SHIM_REQUIRED=1 to make a
 # missing TensorRT an error (exit 2) instead, e.g. on a machine that must serve TensorRT models.
+# INGOT_TRT_SEARCH_STANDARD=0 searches $TENSORRT_HOME only (used by the tests of this script).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -52,15 +53,21 @@ consider()
 if [[ -n "${TENSORRT_HOME:-}" ]]; then
     consider "$TENSORRT_HOME/include" "$TENSORRT_HOME/lib" "$TENSORRT_HOME/lib64" "$TENSORRT_HOME/targets/x86_64-linux-gnu/lib" || true
 fi
-for root in /usr/local/tensorrt /opt/tensorrt /usr/src/tensorrt /workspace/TensorRT; do
+standard_roots=(/usr/local/tensorrt /opt/tensorrt /usr/src/tensorrt /workspace/TensorRT)
+standard_triples=(x86_64-linux-gnu aarch64-linux-gnu)
+if [[ "${INGOT_TRT_SEARCH_STANDARD:-1}" == "0" ]]; then
+    standard_roots=()
+    standard_triples=()
+fi
+for root in "${standard_roots[@]}"; do
     [[ -n "$include_dir" ]] && break
     consider "$root/include" "$root/lib" "$root/lib64" "$root/targets/x86_64-linux-gnu/lib" || true
 done
-for triple in x86_64-linux-gnu aarch64-linux-gnu; do
+for triple in "${standard_triples[@]}"; do
     [[ -n "$include_dir" ]] && break
     consider "/usr/include/$triple" "/usr/lib/$triple" || true
 done
-if [[ -z "$include_dir" ]]; then
+if [[ -z "$include_dir" && "${INGOT_TRT_SEARCH_STANDARD:-1}" != "0" ]]; then
     consider /usr/include /usr/lib /usr/lib64 || true
 fi
 [[ -n "$include_dir" ]] || skip "TensorRT 10 not found (no NvInferRuntime.h + libnvinfer.so.10 under TENSORRT_HOME=${TENSORRT_HOME:-<unset>} or: ${tried[*]}). Install TensorRT and set TENSORRT_HOME."

@@ -5,9 +5,9 @@ import io.ingot.backend.Engine;
 import io.ingot.backend.InstanceContext;
 import io.ingot.backend.ModelContext;
 import io.ingot.config.proto.ModelConfig;
-import io.ingot.config.proto.ModelInstanceGroup;
 import io.ingot.trt.gpu.DeviceMemoryOps;
 import io.ingot.trt.gpu.DeviceStream;
+import io.ingot.trt.gpu.GpuModelSupport;
 import io.ingot.trt.shim.TrtCudaEngine;
 import io.ingot.trt.shim.TrtException;
 import io.ingot.trt.shim.TrtRuntime;
@@ -113,12 +113,7 @@ final class TensorRtBackend implements Backend
     @Override
     public Engine createEngine(final InstanceContext instance) throws Exception
     {
-        final String instanceLabel = label + " instance '" + instance.name() + "'";
-        if (instance.kind() != ModelInstanceGroup.Kind.KIND_GPU && instance.kind() != ModelInstanceGroup.Kind.KIND_MODEL)
-        {
-            throw new IllegalArgumentException(instanceLabel + ": TensorRT instances run on a GPU, but the instance "
-                + "group is " + instance.kind() + "; use kind: KIND_GPU");
-        }
+        final String instanceLabel = GpuModelSupport.requireGpuInstance(label, instance, "TensorRT");
         final int device = Math.max(0, instance.deviceId());
         final TrtCudaEngine engine = engineFor(device);
         final List<Integer> profiles = ledger.claim(instance.name(), instance.profiles());
@@ -198,15 +193,7 @@ final class TensorRtBackend implements Backend
 
     static void useDevice(final String label, final DeviceMemoryOps ops, final int device)
     {
-        try
-        {
-            ops.useDevice(device);
-        }
-        catch (final RuntimeException failure)
-        {
-            throw new IllegalStateException(label + ": cannot use GPU " + device + ": " + failure.getMessage(),
-                failure);
-        }
+        GpuModelSupport.useDevice(label, ops, device);
     }
 
     static TrtRuntime createRuntime(final String label)
@@ -240,14 +227,7 @@ final class TensorRtBackend implements Backend
 
     static int firstDevice(final ModelConfig config)
     {
-        for (final ModelInstanceGroup group : config.getInstanceGroupList())
-        {
-            if (group.getGpusCount() > 0)
-            {
-                return group.getGpus(0);
-            }
-        }
-        return 0;
+        return GpuModelSupport.firstDevice(config);
     }
 
     private static String parameter(final ModelConfig config, final String key, final String defaultValue)
