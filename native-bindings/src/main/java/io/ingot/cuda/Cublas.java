@@ -112,6 +112,7 @@ public final class Cublas
     public static final int CUBLAS_GEMM_DEFAULT_TENSOR_OP = 99;
 
     private static final long NAME_LIMIT = 256;
+    @SuppressWarnings("restricted") // a sized target layout lets Java read the C string
     private static final AddressLayout C_STRING =
         ValueLayout.ADDRESS.withTargetLayout(MemoryLayout.sequenceLayout(NAME_LIMIT, ValueLayout.JAVA_BYTE));
 

@@ -312,6 +312,7 @@ public final class CudaRuntime
 
     /** Upper bound on the length of CUDA's static error strings, to give the returned pointers a readable size. */
     private static final long ERROR_TEXT_LIMIT = 4096;
+    @SuppressWarnings("restricted") // a sized target layout lets Java read the C string
     private static final AddressLayout C_STRING =
         ValueLayout.ADDRESS.withTargetLayout(MemoryLayout.sequenceLayout(ERROR_TEXT_LIMIT, ValueLayout.JAVA_BYTE));
     /** Linker option for calls that are short, never block and never call back into Java. */

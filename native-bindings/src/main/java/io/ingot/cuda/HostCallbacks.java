@@ -42,6 +42,7 @@ public final class HostCallbacks
     {
     }
 
+    @SuppressWarnings("restricted") // the one upcall stub CUDA calls
     private static final class Stub
     {
         static final MemorySegment ADDRESS;

@@ -100,6 +100,7 @@ final class NativeBinder
      * @return the handle, or a handle of the same type that throws the load error (or an
      *         {@link UnsatisfiedLinkError} naming the symbol and library when the library lacks it)
      */
+    @SuppressWarnings("restricted") // binding native functions is this class's job
     MethodHandle downcall(final String symbol, final FunctionDescriptor descriptor, final Linker.Option... options)
     {
         final MethodType type = descriptor.toMethodType();

@@ -47,6 +47,7 @@ public final class NativeLibraryLoader
      * @return the loaded library and where it came from
      * @throws NativeLibraryNotFoundException when no place yields a loadable library; lists every place tried
      */
+    @SuppressWarnings("restricted") // loading native libraries is this class's job
     public LoadedLibrary load(final NativeLibrary library)
     {
         final List<NativeLibraryNotFoundException.Attempt> attempts = new ArrayList<>();

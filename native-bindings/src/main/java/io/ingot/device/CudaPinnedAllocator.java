@@ -49,6 +49,7 @@ public final class CudaPinnedAllocator implements PinnedAllocator
      * @throws io.ingot.cuda.CudaException when CUDA cannot allocate (e.g. no usable GPU, out of pinnable memory)
      */
     @Override
+    @SuppressWarnings("restricted") // gives cudaHostAlloc's memory its size and owner
     public MemorySegment allocate(final long byteSize, final Arena arena)
     {
         if (closed)

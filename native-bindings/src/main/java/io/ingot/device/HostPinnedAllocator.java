@@ -80,6 +80,7 @@ public final class HostPinnedAllocator implements PinnedAllocator
         closed = true;
     }
 
+    @SuppressWarnings("restricted") // one call of libc's getpagesize
     private static long readPageSize()
     {
         try

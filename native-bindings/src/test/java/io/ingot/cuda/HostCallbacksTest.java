@@ -24,6 +24,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class HostCallbacksTest
 {
+    @SuppressWarnings("restricted") // calls the upcall stub the way CUDA does
     private static final MethodHandle CALL_STUB = Linker.nativeLinker().downcallHandle(HostCallbacks.upcallStub(),
         FunctionDescriptor.ofVoid(CudaRuntime.C_POINTER));
 
