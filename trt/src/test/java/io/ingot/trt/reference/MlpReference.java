@@ -15,7 +15,18 @@ final class MlpReference
      */
     static double[] run(final MlpSpec spec, final float[] input, final int rows)
     {
-        final MlpWeights weights = MlpWeights.generate(spec);
+        return run(spec, MlpWeights.generate(spec), input, rows);
+    }
+
+    /**
+     * @param spec    the model
+     * @param weights its weights (generating them is the slow part for wide layers: pass them in when reused)
+     * @param input   {@code rows x widths[0]} row-major
+     * @param rows    rows
+     * @return {@code rows x widths[last]} row-major
+     */
+    static double[] run(final MlpSpec spec, final MlpWeights weights, final float[] input, final int rows)
+    {
         double[] current = new double[input.length];
         for (int i = 0; i < input.length; i++)
         {

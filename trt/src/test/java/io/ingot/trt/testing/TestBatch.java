@@ -4,6 +4,7 @@ import io.ingot.api.DataType;
 import io.ingot.backend.Batch;
 import io.ingot.backend.BatchInput;
 import io.ingot.config.proto.ModelConfig;
+import io.ingot.device.PinnedAllocator;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -23,6 +24,7 @@ public final class TestBatch implements Batch, AutoCloseable
     private final ModelConfig config;
     private final int batchSize;
     private final Arena arena = Arena.ofShared();
+    private final PinnedAllocator allocator;
     private final List<Input> inputs = new ArrayList<>();
     private final Set<String> requested;
     private final Map<String, MemorySegment> outputs = new LinkedHashMap<>();
@@ -35,9 +37,23 @@ public final class TestBatch implements Batch, AutoCloseable
      */
     public TestBatch(final ModelConfig config, final int batchSize, final Set<String> requested)
     {
+        this(config, batchSize, requested, null);
+    }
+
+    /**
+     * @param config    the model configuration
+     * @param batchSize the batch size
+     * @param requested outputs requested, or {@code null} for all configured outputs
+     * @param allocator where input and output memory comes from (pinned CUDA memory on a GPU), or {@code null}
+     *                  for plain off-heap memory
+     */
+    public TestBatch(final ModelConfig config, final int batchSize, final Set<String> requested,
+        final PinnedAllocator allocator)
+    {
         this.config = config;
         this.batchSize = batchSize;
         this.requested = requested;
+        this.allocator = allocator;
     }
 
     /**
@@ -58,16 +74,14 @@ public final class TestBatch implements Batch, AutoCloseable
      */
     public TestBatch input(final String name, final DataType type, final long[] shape, final Object values)
     {
-        final MemorySegment data = switch (values)
+        final MemorySegment source = switch (values)
         {
-            case float[] floats -> arena.allocate((long) floats.length * Float.BYTES, 64)
-                .copyFrom(MemorySegment.ofArray(floats));
-            case int[] ints -> arena.allocate((long) ints.length * Integer.BYTES, 64)
-                .copyFrom(MemorySegment.ofArray(ints));
-            case long[] longs -> arena.allocate((long) longs.length * Long.BYTES, 64)
-                .copyFrom(MemorySegment.ofArray(longs));
+            case float[] floats -> MemorySegment.ofArray(floats);
+            case int[] ints -> MemorySegment.ofArray(ints);
+            case long[] longs -> MemorySegment.ofArray(longs);
             default -> throw new IllegalArgumentException("unsupported values " + values.getClass());
         };
+        final MemorySegment data = memory(source.byteSize()).copyFrom(source);
         inputs.add(new Input(name, type, shape.clone(), data));
         return this;
     }
@@ -170,8 +184,7 @@ public final class TestBatch implements Batch, AutoCloseable
         {
             elements *= dim;
         }
-        final MemorySegment memory = arena.allocate(Math.max(1, elements * type.byteSize()), 64)
-            .asSlice(0, elements * type.byteSize());
+        final MemorySegment memory = memory(elements * type.byteSize());
         outputs.put(name, memory);
         outputShapes.put(name, shape.clone());
         return memory;
@@ -181,6 +194,15 @@ public final class TestBatch implements Batch, AutoCloseable
     public void close()
     {
         arena.close();
+    }
+
+    private MemorySegment memory(final long byteSize)
+    {
+        if (allocator != null)
+        {
+            return allocator.allocate(byteSize, arena);
+        }
+        return arena.allocate(Math.max(1, byteSize), 64).asSlice(0, byteSize);
     }
 
     private record Input(String name, DataType dataType, long[] shape, MemorySegment data) implements BatchInput
