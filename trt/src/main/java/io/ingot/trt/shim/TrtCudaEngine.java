@@ -84,6 +84,7 @@ public final class TrtCudaEngine implements AutoCloseable
         }
     }
 
+    @SuppressWarnings("restricted") // sizes the engine-owned name strings TensorRT returns
     private static Map<String, MemorySegment> readNames(final MemorySegment engine)
     {
         final int count = TrtShim.engineNbIo(engine);

@@ -146,6 +146,7 @@ public final class TrtLogger
         private static final TrtSeverity MIN_SEVERITY = configuredSeverity(System.getProperty(SEVERITY_PROPERTY));
         private static final MemorySegment LOGGER = create();
 
+        @SuppressWarnings("restricted") // the one logger upcall stub TensorRT calls
         private static MemorySegment create()
         {
             TrtShim.requireAvailable();

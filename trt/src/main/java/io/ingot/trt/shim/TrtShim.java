@@ -570,6 +570,7 @@ public final class TrtShim
      * @param cString a NUL-terminated string returned by the shim, or {@link MemorySegment#NULL}
      * @return its text, or {@code null} for NULL
      */
+    @SuppressWarnings("restricted") // reads NUL-terminated strings the shim returns
     static String string(final MemorySegment cString)
     {
         if (cString.equals(MemorySegment.NULL))
@@ -623,6 +624,7 @@ public final class TrtShim
             this.failure = failure;
         }
 
+        @SuppressWarnings("restricted") // loading the shim library is this class's job
         static Binding load(final ShimLocation where)
         {
             final List<String> tried = new ArrayList<>();
@@ -661,6 +663,7 @@ public final class TrtShim
                 + " at it, or put its folder on LD_LIBRARY_PATH");
         }
 
+        @SuppressWarnings("restricted") // binding the shim's functions is this class's job
         MethodHandle downcall(final String name, final FunctionDescriptor descriptor)
         {
             names.add(name);

@@ -102,6 +102,12 @@ final class BenchBatch implements Batch, BatchInput
     }
 
     @Override
+    public MemorySegment allocateOutput(final String name, final long[] shape, final long byteSize)
+    {
+        return output.asSlice(0, byteSize);
+    }
+
+    @Override
     public String name()
     {
         return inputName;

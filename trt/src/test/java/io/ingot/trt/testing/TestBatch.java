@@ -191,6 +191,15 @@ public final class TestBatch implements Batch, AutoCloseable
     }
 
     @Override
+    public MemorySegment allocateOutput(final String name, final long[] shape, final long byteSize)
+    {
+        final MemorySegment memory = memory(byteSize);
+        outputs.put(name, memory);
+        outputShapes.put(name, shape.clone());
+        return memory;
+    }
+
+    @Override
     public void close()
     {
         arena.close();
