@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -157,7 +157,7 @@ class ReferenceBackendsGpuTest
                 engines.add(backend.createEngine(Models.gpuInstance(model, i)));
             }
             final long seed = System.nanoTime();
-            final CountDownLatch start = new CountDownLatch(1);
+            final CyclicBarrier prepared = new CyclicBarrier(instances);
             final List<Future<Integer>> checked = new ArrayList<>();
             for (int i = 0; i < instances; i++)
             {
@@ -165,36 +165,52 @@ class ReferenceBackendsGpuTest
                 final SplittableRandom random = new SplittableRandom(seed + i);
                 checked.add(threads.submit(() ->
                 {
-                    start.await();
-                    int rowsChecked = 0;
-                    for (int b = 0; b < batchesPerInstance; b++)
+                    // Inputs and pinned memory are prepared first, so that once started each thread only executes:
+                    // back-to-back executions on four threads are what must overlap on the GPU.
+                    final List<float[]> inputs = new ArrayList<>();
+                    final List<TestBatch> batches = new ArrayList<>();
+                    try
                     {
-                        final float[] input = new float[rows * 2048];
-                        for (int e = 0; e < input.length; e++)
+                        for (int b = 0; b < batchesPerInstance; b++)
                         {
-                            input[e] = (float) (random.nextDouble() * 2 - 1);
+                            final float[] input = new float[rows * 2048];
+                            for (int e = 0; e < input.length; e++)
+                            {
+                                input[e] = (float) (random.nextDouble() * 2 - 1);
+                            }
+                            inputs.add(input);
+                            batches.add(new TestBatch(config, rows, null, pinned)
+                                .input("INPUT0", DataType.FP32, new long[] {rows, 2048}, input));
                         }
-                        try (TestBatch batch = new TestBatch(config, rows, null, pinned))
+                        prepared.await(2, TimeUnit.MINUTES);
+                        for (final TestBatch batch : batches)
                         {
-                            batch.input("INPUT0", DataType.FP32, new long[] {rows, 2048}, input);
                             engine.execute(batch);
-                            // Checking every row on the CPU would take minutes; two rows per batch catch any
-                            // mix-up between instances' buffers or streams.
-                            final float[] output = batch.floats("OUTPUT0");
+                        }
+                        // Checking every row on the CPU would take minutes; two rows per batch catch any mix-up
+                        // between instances' buffers or streams.
+                        int rowsChecked = 0;
+                        for (int b = 0; b < batchesPerInstance; b++)
+                        {
+                            final float[] output = batches.get(b).floats("OUTPUT0");
                             for (final int row : new int[] {b % rows, rows - 1 - b})
                             {
-                                final float[] one = java.util.Arrays.copyOfRange(input, row * 2048, (row + 1) * 2048);
+                                final float[] one = java.util.Arrays.copyOfRange(inputs.get(b), row * 2048,
+                                    (row + 1) * 2048);
                                 MlpReference.assertClose(MlpReference.run(spec, weights, one, 1),
                                     java.util.Arrays.copyOfRange(output, row * 2048, (row + 1) * 2048),
                                     "seed " + seed + ", batch " + b + ", row " + row);
                                 rowsChecked++;
                             }
                         }
+                        return rowsChecked;
                     }
-                    return rowsChecked;
+                    finally
+                    {
+                        batches.forEach(TestBatch::close);
+                    }
                 }));
             }
-            start.countDown();
             for (final Future<Integer> result : checked)
             {
                 assertEquals(2 * batchesPerInstance, result.get(4, TimeUnit.MINUTES));
