@@ -76,7 +76,7 @@ final class TensorRtBackend implements Backend
      */
     static TensorRtBackend load(final ModelContext context, final DeviceMemoryOps ops)
     {
-        final String label = "model '" + context.modelName() + "' version " + context.version();
+        final String label = GpuModelSupport.label(context);
         final Path plan = context.modelFile();
         if (plan == null || !Files.isRegularFile(plan))
         {
