@@ -117,6 +117,34 @@ class RepositoryServingTest
     }
 
     @Test
+    void aConfigUsingEveryDynamicBatchingAndQueuePolicyFieldLoadsAndServes(@TempDir final Path repo) throws Exception
+    {
+        final String everyField;
+        try (var in = RepositoryServingTest.class.getResourceAsStream("/config/every_dynamic_batching_field.pbtxt"))
+        {
+            everyField = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        // The same file, served by the built-in identity backend instead of ONNX Runtime.
+        model(repo, "every_field", everyField.replace("backend: \"onnxruntime\"", "backend: \"identity\""), "1");
+        try (InferenceCore core = InferenceCore.open(CoreOptions.builder().modelRepository(repo).build()))
+        {
+            assertTrue(core.isModelReady("every_field", 1), core.repositoryIndex(false).toString());
+            final var batching = core.modelConfig("every_field", 1).getDynamicBatching();
+            assertEquals(3, batching.getPriorityLevels());
+            assertEquals(10, batching.getPriorityQueuePolicyMap().get(1L).getMaxQueueSize());
+            final MemorySegment row = Arena.ofAuto().allocate(16, 4);
+            for (long priority = 0; priority <= 3; priority++)
+            {
+                try (InferenceResponse response = await(core.submit(new InferenceRequest("every_field")
+                    .priority(priority).timeoutMicros(500_000).addInput("INPUT0", DataType.FP32, new long[] {1, 4}, row))))
+                {
+                    assertTrue(response.isOk(), "priority " + priority + ": " + response.error());
+                }
+            }
+        }
+    }
+
+    @Test
     void statisticsFollowTritonsShape(@TempDir final Path repo) throws Exception
     {
         model(repo, "add_sub", ADD_SUB, "1");
