@@ -124,8 +124,10 @@ class RepositoryServingTest
         {
             everyField = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         }
-        // The same file, served by the built-in identity backend instead of ONNX Runtime.
-        model(repo, "every_field", everyField.replace("backend: \"onnxruntime\"", "backend: \"identity\""), "1");
+        // The same file, served by the built-in identity backend instead of ONNX Runtime; its 1 ms queue timeout is
+        // stretched so that a busy test machine cannot expire the requests this test expects to succeed.
+        model(repo, "every_field", everyField.replace("backend: \"onnxruntime\"", "backend: \"identity\"")
+            .replace("default_timeout_microseconds: 1000\n", "default_timeout_microseconds: 10000000\n"), "1");
         try (InferenceCore core = InferenceCore.open(CoreOptions.builder().modelRepository(repo).build()))
         {
             assertTrue(core.isModelReady("every_field", 1), core.repositoryIndex(false).toString());
