@@ -52,6 +52,32 @@ final class ExampleRepository
     }
 
     /**
+     * Closes a core, failing (instead of hanging the build) when closing does not finish within two minutes. The
+     * closing thread is a daemon, so a stuck close cannot keep the test JVM alive.
+     *
+     * @param core the core
+     * @throws InterruptedException when interrupted while waiting
+     */
+    static void close(final InferenceCore core) throws InterruptedException
+    {
+        final Thread closer = Thread.ofPlatform().daemon().name("core-closer").start(core::close);
+        closer.join(java.time.Duration.ofMinutes(2));
+        if (closer.isAlive())
+        {
+            final StringBuilder stuck = new StringBuilder();
+            Thread.getAllStackTraces().forEach((thread, stack) ->
+            {
+                if (thread.getName().startsWith("ingot-") && stack.length > 0)
+                {
+                    stuck.append("\n  ").append(thread.getName()).append(" at ").append(stack[0]);
+                }
+            });
+            org.junit.jupiter.api.Assertions.fail("InferenceCore.close() did not return within 2 minutes;"
+                + " runtime threads:" + stuck);
+        }
+    }
+
+    /**
      * @param core  a core
      * @param model one of its models
      * @return the model's statistics (its default version)

@@ -50,11 +50,11 @@ class ResNet50BatchingTest
     }
 
     @AfterAll
-    static void close()
+    static void close() throws InterruptedException
     {
         if (core != null)
         {
-            core.close();
+            ExampleRepository.close(core);
         }
         if (arena != null)
         {

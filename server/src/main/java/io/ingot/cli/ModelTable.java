@@ -6,6 +6,8 @@ import io.ingot.api.ModelIndexEntry;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelDynamicBatching;
 import io.ingot.config.proto.ModelInstanceGroup;
+import io.ingot.repository.PreparedModel;
+import io.ingot.repository.ScanResult;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -25,17 +27,13 @@ final class ModelTable
      * @param engine    platform, or backend when no platform is set
      * @param batching  batching summary
      * @param instances instance summary
-     * @param state     {@code READY}, {@code UNAVAILABLE}, ...
-     * @param reason    why it is not ready, empty when ready
+     * @param state     {@code READY}, {@code UNAVAILABLE}, {@code VALID}, {@code INVALID}
+     * @param reason    why it is not ready or not valid, empty otherwise
+     * @param ok        true when the model is ready (or valid)
      */
     record Row(String model, String version, String engine, String batching, String instances, String state,
-        String reason)
+        String reason, boolean ok)
     {
-        /** @return true when the model version serves. */
-        boolean ready()
-        {
-            return "READY".equals(state);
-        }
     }
 
     private static final String[] HEADER = {"MODEL", "VERSION", "PLATFORM/BACKEND", "BATCHING", "INSTANCES", "STATE"};
@@ -74,11 +72,42 @@ final class ModelTable
                     config = null;
                 }
             }
+            final boolean ready = "READY".equals(entry.state());
             rows.add(config == null
-                ? new Row(entry.name(), version, "-", "-", "-", entry.state(), entry.reason())
+                ? new Row(entry.name(), version, "-", "-", "-", entry.state(), entry.reason(), ready)
                 : new Row(entry.name(), version, engine(config), batching(config), instances(config), entry.state(),
-                    entry.reason()));
+                    entry.reason(), ready));
         }
+        return sorted(rows);
+    }
+
+    /**
+     * Describes the result of a repository scan, without loading anything.
+     *
+     * @param scan    the scan
+     * @param catalog the backends on the class path (a model no backend serves is invalid)
+     * @return its table: one row per model, the selected versions together
+     */
+    static ModelTable of(final ScanResult scan, final BackendCatalog catalog)
+    {
+        final List<Row> rows = new ArrayList<>();
+        for (final PreparedModel model : scan.models())
+        {
+            final ModelConfig config = model.config();
+            final String versions = String.join(",", model.versions().stream()
+                .map(version -> Long.toString(version.version())).toList());
+            final String missing = catalog.missingBackend(config);
+            rows.add(new Row(model.name(), versions, engine(config), batching(config), instances(config),
+                missing == null ? "VALID" : "INVALID", missing == null ? "" : "model '" + model.name() + "': "
+                + missing, missing == null));
+        }
+        scan.failures().forEach((name, reason) -> rows.add(new Row(name, "-", "-", "-", "-", "INVALID", reason,
+            false)));
+        return sorted(rows);
+    }
+
+    private static ModelTable sorted(final List<Row> rows)
+    {
         rows.sort((a, b) -> a.model().equals(b.model()) ? a.version().compareTo(b.version())
             : a.model().compareTo(b.model()));
         return new ModelTable(rows);
@@ -93,7 +122,7 @@ final class ModelTable
     /** @return the rows that are not ready. */
     List<Row> failures()
     {
-        return rows.stream().filter(row -> !row.ready()).toList();
+        return rows.stream().filter(row -> !row.ok()).toList();
     }
 
     /**

@@ -108,7 +108,7 @@ final class ServeCommand implements Callable<Integer>
                 throw CliException.failure(table.failures().size() + " model(s) failed to load (--exit-on-error)");
             }
             startFrontends(core, frontends);
-            out.println("Ingot is serving " + table.rows().stream().filter(ModelTable.Row::ready).count()
+            out.println("Ingot is serving " + table.rows().stream().filter(ModelTable.Row::ok).count()
                 + " model version(s). Press Ctrl-C to stop.");
             out.flush();
             serving.countDown();

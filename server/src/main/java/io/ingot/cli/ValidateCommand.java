@@ -3,6 +3,12 @@ package io.ingot.cli;
 import io.ingot.api.CoreOptions;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.ModelControlMode;
+import io.ingot.config.ConfigException;
+import io.ingot.config.NormalizeContext;
+import io.ingot.device.CudaDevice;
+import io.ingot.device.PinnedAllocators;
+import io.ingot.repository.ModelRepository;
+import io.ingot.repository.ScanResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -14,13 +20,17 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code ingot models validate DIR}: parses, normalizes and validates every model configuration of a repository by
- * loading every model, as {@code serve} would, then prints the model table and names every error. Exits 0 when every
- * model loads, 1 otherwise.
+ * {@code ingot models validate DIR}: reads every model of a repository as {@code serve} would, without serving:
+ * parses its configuration, completes it (from the model file where the backend does, e.g. ONNX inputs and outputs),
+ * normalizes and validates it, and checks that a backend on the class path serves it. With {@code --load} it also
+ * loads every model with its backend, which catches what only loading tells: a missing or corrupt model file, a
+ * configuration that disagrees with the model. Prints the model table and every error; exits 0 when every model is
+ * valid, 1 otherwise.
  */
 @Command(name = "validate", mixinStandardHelpOptions = true,
-    description = "Check every model of a repository: parse, normalize and validate its configuration and load it."
-        + " Prints the model table; exits non-zero after naming every error.")
+    description = {"Check every model of a repository: parse, complete, normalize and validate its configuration"
+        + " and find its backend (--load: also load it). Prints the model table; exits non-zero after naming every"
+        + " error."})
 final class ValidateCommand implements Callable<Integer>
 {
     @Parameters(index = "0", paramLabel = "DIR", description = "The model repository.")
@@ -30,12 +40,15 @@ final class ValidateCommand implements Callable<Integer>
         description = "Prefer <model>/configs/<NAME>.pbtxt over config.pbtxt.")
     String modelConfigName;
 
+    @Option(names = "--load", description = "Also load every model with its backend, as serve does.")
+    boolean load;
+
     private final CoreOpener opener;
     private final PrintStream out;
     private final PrintStream err;
 
     /**
-     * @param opener opens the core
+     * @param opener opens the core (for {@code --load})
      * @param out    where the table goes
      * @param err    where the errors go
      */
@@ -53,35 +66,56 @@ final class ValidateCommand implements Callable<Integer>
         {
             throw CliException.usage("model repository '" + directory + "' is not a directory");
         }
+        final Path root = directory.toAbsolutePath().normalize();
+        final ScanResult scan = scan(root);
+        scan.warnings().forEach(warning -> err.println("warning: " + warning));
+        final ModelTable table = load ? loaded(root) : ModelTable.of(scan, new BackendCatalog());
+        if (table.rows().isEmpty())
+        {
+            err.println("error: no models found in '" + directory + "' (expected <model>/config.pbtxt and numbered"
+                + " version directories)");
+            return CliException.FAILURE;
+        }
+        table.print(out);
+        final List<ModelTable.Row> failures = table.failures();
+        for (final ModelTable.Row failure : failures)
+        {
+            err.println("error: " + (failure.reason().isEmpty() ? "model '" + failure.model() + "': "
+                + failure.state() : failure.reason()));
+        }
+        if (!failures.isEmpty())
+        {
+            err.println(failures.size() + " of " + table.rows().size() + " model(s) failed validation");
+            return CliException.FAILURE;
+        }
+        out.println(table.rows().size() + " model(s) valid" + (load ? " and loaded" : ""));
+        return 0;
+    }
+
+    private ScanResult scan(final Path root)
+    {
+        final NormalizeContext gpus = NormalizeContext.withGpus(PinnedAllocators.discovery().devices().stream()
+            .map(CudaDevice::index).toList());
+        try
+        {
+            return ModelRepository.scan(List.of(root), modelConfigName, new BackendCatalog().autoCompleter(), gpus);
+        }
+        catch (final ConfigException e)
+        {
+            throw CliException.usage(e.getMessage());
+        }
+    }
+
+    private ModelTable loaded(final Path root)
+    {
         final CoreOptions options = CoreOptions.builder()
-            .modelRepository(directory.toAbsolutePath().normalize())
+            .modelRepository(root)
             .controlMode(ModelControlMode.NONE)
             .modelConfigName(modelConfigName)
             .build();
         try (InferenceCore core = opener.open(options))
         {
-            final ModelTable table = ModelTable.of(core);
-            if (table.rows().isEmpty())
-            {
-                err.println("error: no models found in '" + directory + "' (expected <model>/config.pbtxt and"
-                    + " numbered version directories)");
-                return CliException.FAILURE;
-            }
-            table.print(out);
-            final List<ModelTable.Row> failures = table.failures();
-            for (final ModelTable.Row failure : failures)
-            {
-                err.println("error: model '" + failure.model() + "'"
-                    + (failure.version().equals("-") ? "" : " version " + failure.version()) + ": "
-                    + (failure.reason().isEmpty() ? failure.state() : failure.reason()));
-            }
-            if (!failures.isEmpty())
-            {
-                err.println(failures.size() + " of " + table.rows().size() + " model version(s) failed validation");
-                return CliException.FAILURE;
-            }
-            out.println(table.rows().size() + " model version(s) valid");
-            return 0;
+            return ModelTable.of(core);
         }
     }
 }
