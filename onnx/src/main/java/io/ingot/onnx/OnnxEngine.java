@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -145,7 +146,7 @@ final class OnnxEngine implements Engine
         }
         catch (final OrtException e)
         {
-            if (!symbolPlanned.isEmpty() && e.getMessage() != null && e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("shape"))
+            if (!symbolPlanned.isEmpty() && mentionsShape(e))
             {
                 for (final OutputBinding binding : symbolPlanned)
                 {
@@ -187,6 +188,12 @@ final class OnnxEngine implements Engine
                 TensorViews.copyOut(tensor, memory);
             }
         }
+    }
+
+    /** ONNX Runtime reports a pinned output of the wrong size as "OrtValue shape verification failed". */
+    private static boolean mentionsShape(final OrtException failure)
+    {
+        return failure.getMessage() != null && failure.getMessage().toLowerCase(Locale.ROOT).contains("shape");
     }
 
     private static void closeAll(final Map<String, OnnxTensor> tensors)

@@ -2,8 +2,11 @@ package io.ingot.onnx;
 
 import io.ingot.backend.Backend;
 import io.ingot.backend.BackendFactory;
+import io.ingot.backend.InstanceContext;
+import io.ingot.backend.ModelContext;
 import io.ingot.config.proto.DataType;
 import io.ingot.config.proto.ModelConfig;
+import io.ingot.config.proto.ModelInstanceGroup;
 import io.ingot.repository.ModelVersion;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -129,15 +132,19 @@ class OnnxBackendFactoryTest
             try (OnnxBackend backend = (OnnxBackend) factory.load(context))
             {
                 assertEquals(share, backend.settings().shareSession());
-                final OnnxEngine first = (OnnxEngine) backend.createEngine(new io.ingot.backend.InstanceContext(context, "a_0", 0,
-                    io.ingot.config.proto.ModelInstanceGroup.Kind.KIND_CPU, -1, List.of()));
-                final OnnxEngine second = (OnnxEngine) backend.createEngine(new io.ingot.backend.InstanceContext(context, "a_1", 1,
-                    io.ingot.config.proto.ModelInstanceGroup.Kind.KIND_CPU, -1, List.of()));
+                final OnnxEngine first = (OnnxEngine) backend.createEngine(instance(context, 0));
+                final OnnxEngine second = (OnnxEngine) backend.createEngine(instance(context, 1));
                 assertEquals(share, first.session() == second.session(), "share=" + share);
                 first.close();
                 second.close();
             }
         }
+    }
+
+    private static InstanceContext instance(final ModelContext context, final int index)
+    {
+        return new InstanceContext(context, context.modelName() + "_" + index, index,
+            ModelInstanceGroup.Kind.KIND_CPU, -1, List.of());
     }
 
     @Test

@@ -21,13 +21,15 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Measures, by hand, whether the instances of a model run faster sharing one ONNX Runtime session or each with its
  * own: N instance threads execute batches back to back through {@link OnnxEngine}s for a fixed time, and the
- * completed inferences per second are compared. Modes are interleaved over several rounds so that drift in the
+ * completed inferences per second (and the process CPU time per inference, which counts ONNX Runtime's spinning
+ * threads too) are compared. Modes are interleaved over several rounds so that drift in the
  * machine's load hits both alike. Not a test (performance is never asserted); run it with
  * <pre>
  * mvn -q -pl onnx test-compile exec:java -Dexec.classpathScope=test \
  *     -Dexec.mainClass=io.ingot.onnx.SessionSharingBenchmark -Dexec.args="examples/models 2 3 8"
  * </pre>
- * Arguments: the example repository, instances, rounds, seconds per measurement.
+ * Arguments: the example repository, instances, rounds, seconds per measurement, and optionally a text the
+ * workload names must contain (e.g. {@code resnet50}).
  */
 public final class SessionSharingBenchmark
 {
@@ -45,6 +47,7 @@ public final class SessionSharingBenchmark
         final int instances = args.length > 1 ? Integer.parseInt(args[1]) : 2;
         final int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         final int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 8;
+        final String only = args.length > 4 ? args[4] : "";
         System.out.printf("cores=%d instances=%d rounds=%d seconds=%d%n", Runtime.getRuntime().availableProcessors(),
             instances, rounds, seconds);
 
@@ -55,26 +58,48 @@ public final class SessionSharingBenchmark
             new Workload("minilm batch 1 x 16 tokens", repository.resolve("minilm/1/model.onnx"), MINILM, 1, 16));
         for (final Workload workload : workloads)
         {
+            if (!workload.name().contains(only))
+            {
+                continue;
+            }
             final double[][] rates = new double[2][rounds];
+            final double[][] cpu = new double[2][rounds];
+            final double[][] loadMillis = new double[2][rounds];
+            final double[][] residentMegabytes = new double[2][rounds];
             for (int round = 0; round < rounds; round++)
             {
                 for (int mode = 0; mode < 2; mode++)
                 {
                     final boolean share = (round + mode) % 2 == 0;
-                    rates[share ? 0 : 1][round] = measure(workload, share, instances, seconds);
+                    final double[] result = measure(workload, share, instances, seconds);
+                    rates[share ? 0 : 1][round] = result[0];
+                    cpu[share ? 0 : 1][round] = result[1];
+                    loadMillis[share ? 0 : 1][round] = result[2];
+                    residentMegabytes[share ? 0 : 1][round] = result[3];
                 }
             }
-            System.out.printf("%-28s shared %s  per-instance %s  (inferences/s, median shared %.1f vs %.1f)%n",
-                workload.name(), text(rates[0]), text(rates[1]), median(rates[0]), median(rates[1]));
+            System.out.printf("%-28s inferences/s shared %s per-instance %s; median %.1f vs %.1f;"
+                + " CPU ms/inference median %.1f vs %.1f (load average %.1f)%n", workload.name(), text(rates[0]),
+                text(rates[1]), median(rates[0]), median(rates[1]), median(cpu[0]), median(cpu[1]),
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+            System.out.printf("%-28s load + instances ms median %.0f vs %.0f; resident memory added MB median %.0f vs"
+                + " %.0f%n", "", median(loadMillis[0]), median(loadMillis[1]), median(residentMegabytes[0]),
+                median(residentMegabytes[1]));
         }
     }
 
-    private static double measure(final Workload workload, final boolean share, final int instances,
+    /**
+     * @return inferences per second, process CPU milliseconds per inference, milliseconds to load the model and
+     *         create its instances, and the resident memory (MB) that loading and the first batches added
+     */
+    private static double[] measure(final Workload workload, final boolean share, final int instances,
         final int seconds) throws Exception
     {
         final ModelConfig config = workload.config(share);
         final ModelContext context = new ModelContext(config.getName(), 1, config, workload.file().getParent(),
             workload.file(), null);
+        final long residentBefore = residentKilobytes();
+        final long loadStart = System.nanoTime();
         final Backend backend = new OnnxBackendFactory().load(context);
         final List<Engine> engines = new ArrayList<>();
         try (Arena arena = Arena.ofShared())
@@ -84,6 +109,7 @@ public final class SessionSharingBenchmark
                 engines.add(backend.createEngine(new InstanceContext(context, "bench_" + i, i,
                     ModelInstanceGroup.Kind.KIND_CPU, -1, List.of())));
             }
+            final double loadMillis = (System.nanoTime() - loadStart) / 1e6;
             final AtomicBoolean measuring = new AtomicBoolean();
             final AtomicBoolean stop = new AtomicBoolean();
             final AtomicLong completed = new AtomicLong();
@@ -117,18 +143,24 @@ public final class SessionSharingBenchmark
                 });
             }
             Thread.sleep(2_000);
+            final com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean();
             measuring.set(true);
             final long start = System.nanoTime();
+            final long cpuStart = os.getProcessCpuTime();
             Thread.sleep(seconds * 1_000L);
             measuring.set(false);
             final double elapsed = (System.nanoTime() - start) / 1e9;
+            final double cpuMillis = (os.getProcessCpuTime() - cpuStart) / 1e6;
             stop.set(true);
             done.await();
             if (!failures.isEmpty())
             {
                 throw new IllegalStateException("benchmark failed", failures.getFirst());
             }
-            return completed.get() / elapsed;
+            final double addedMegabytes = (residentKilobytes() - residentBefore) / 1024.0;
+            return new double[] {completed.get() / elapsed, cpuMillis / Math.max(1, completed.get()), loadMillis,
+                addedMegabytes};
         }
         finally
         {
@@ -138,6 +170,26 @@ public final class SessionSharingBenchmark
             }
             backend.close();
         }
+    }
+
+    /** @return this process's resident set size (VmRSS), in kB, or 0 where /proc is not available */
+    private static long residentKilobytes()
+    {
+        try
+        {
+            for (final String line : java.nio.file.Files.readAllLines(Path.of("/proc/self/status")))
+            {
+                if (line.startsWith("VmRSS:"))
+                {
+                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        }
+        catch (final java.io.IOException | NumberFormatException e)
+        {
+            return 0;
+        }
+        return 0;
     }
 
     private static String text(final double[] rates)

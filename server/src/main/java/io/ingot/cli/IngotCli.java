@@ -1,5 +1,6 @@
 package io.ingot.cli;
 
+import io.ingot.api.InferenceException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -29,6 +30,12 @@ public final class IngotCli
      */
     public static void main(final String[] args)
     {
+        // One line per log record ("INFO: loaded ..."), unless the user configured logging otherwise.
+        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null
+            && System.getProperty("java.util.logging.config.file") == null)
+        {
+            System.setProperty("java.util.logging.SimpleFormatter.format", "%4$s: %5$s%6$s%n");
+        }
         System.exit(run(args, CoreOpener.DEFAULT, System.out, System.err));
     }
 
@@ -87,6 +94,11 @@ public final class IngotCli
             {
                 commandLine.getErr().println("error: " + failure.getMessage());
                 return failure.exitCode();
+            }
+            if (exception instanceof InferenceException failure)
+            {
+                commandLine.getErr().println("error: " + failure.code() + ": " + failure.getMessage());
+                return CliException.FAILURE;
             }
             commandLine.getErr().println("error: " + exception);
             exception.printStackTrace(commandLine.getErr());

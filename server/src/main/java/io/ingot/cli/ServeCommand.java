@@ -42,16 +42,19 @@ final class ServeCommand implements Callable<Integer>
         + " (default: keep serving the others).")
     boolean exitOnError;
 
-    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address the network frontends bind.")
+    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+        description = "Address the network frontends bind (default ${DEFAULT-VALUE}).")
     String host;
 
-    @Option(names = "--http-port", defaultValue = "8000", description = "KServe v2 HTTP port (default ${DEFAULT-VALUE}).")
+    @Option(names = "--http-port", paramLabel = "PORT", defaultValue = "8000",
+        description = "KServe v2 HTTP port (default ${DEFAULT-VALUE}).")
     int httpPort;
 
-    @Option(names = "--grpc-port", defaultValue = "8001", description = "KServe v2 gRPC port (default ${DEFAULT-VALUE}).")
+    @Option(names = "--grpc-port", paramLabel = "PORT", defaultValue = "8001",
+        description = "KServe v2 gRPC port (default ${DEFAULT-VALUE}).")
     int grpcPort;
 
-    @Option(names = "--metrics-port", defaultValue = "8002",
+    @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "8002",
         description = "Prometheus metrics port (default ${DEFAULT-VALUE}).")
     int metricsPort;
 

@@ -29,9 +29,11 @@ import java.util.Map;
  */
 final class TensorInputParser
 {
-    private static final ValueLayout.OfShort SHORT_LE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfShort SHORT_LE =
+        ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG_LE =
+        ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfFloat FLOAT_LE =
         ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfDouble DOUBLE_LE =
@@ -100,7 +102,8 @@ final class TensorInputParser
         }
         if (!missing.isEmpty())
         {
-            throw CliException.usage("model '" + config.getName() + "' needs --input for " + String.join(", ", missing));
+            throw CliException.usage("model '" + config.getName() + "' needs --input for "
+                + String.join(", ", missing));
         }
     }
 
@@ -311,7 +314,8 @@ final class TensorInputParser
                 case FP64 -> data.setAtIndex(DOUBLE_LE, index, Double.parseDouble(value));
                 case FP16 -> data.setAtIndex(SHORT_LE, index, Float.floatToFloat16(Float.parseFloat(value)));
                 case BF16 -> data.setAtIndex(SHORT_LE, index, toBfloat16(Float.parseFloat(value)));
-                case INT8 -> data.set(ValueLayout.JAVA_BYTE, index, (byte) ranged(value, Byte.MIN_VALUE, Byte.MAX_VALUE));
+                case INT8 -> data.set(ValueLayout.JAVA_BYTE, index,
+                    (byte) ranged(value, Byte.MIN_VALUE, Byte.MAX_VALUE));
                 case INT16 -> data.setAtIndex(SHORT_LE, index, (short) ranged(value, Short.MIN_VALUE, Short.MAX_VALUE));
                 case INT32 -> data.setAtIndex(INT_LE, index, (int) ranged(value, Integer.MIN_VALUE, Integer.MAX_VALUE));
                 case INT64 -> data.setAtIndex(LONG_LE, index, Long.parseLong(value));

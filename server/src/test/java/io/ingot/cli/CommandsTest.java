@@ -30,8 +30,10 @@ class CommandsTest
     {
         model("add_sub", """
             name: "add_sub" backend: "add_sub" max_batch_size: 8
-            input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] }, { name: "INPUT1" data_type: TYPE_FP32 dims: [ 4 ] } ]
-            output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] }, { name: "OUTPUT1" data_type: TYPE_FP32 dims: [ 4 ] } ]
+            input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] },
+                    { name: "INPUT1" data_type: TYPE_FP32 dims: [ 4 ] } ]
+            output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] },
+                     { name: "OUTPUT1" data_type: TYPE_FP32 dims: [ 4 ] } ]
             dynamic_batching { preferred_batch_size: [ 4, 8 ] max_queue_delay_microseconds: 2000 }
             """);
         model("identity", """
@@ -68,8 +70,8 @@ class CommandsTest
     void validateListsEveryModelAndExitsZero()
     {
         assertEquals(0, run("models", "validate", repository.toString()), err());
-        assertTrue(out().contains("add_sub   1        add_sub           dynamic (max 8, preferred [4,8], delay 2000us)"),
-            out());
+        assertTrue(out().contains(
+            "add_sub   1        add_sub           dynamic (max 8, preferred [4,8], delay 2000us)"), out());
         assertTrue(out().contains("identity  1        identity"), out());
         assertTrue(out().contains("2 model(s) valid"), out());
     }

@@ -17,7 +17,8 @@ class ModelTableTest
         assertEquals("dynamic (max 8, preferred [4,8], delay 2000us)", ModelTable.batching(TensorInputParserTest.config(
             "max_batch_size: 8 dynamic_batching { preferred_batch_size: [4, 8] max_queue_delay_microseconds: 2000 }")));
         assertEquals("none", ModelTable.batching(TensorInputParserTest.config("max_batch_size: 0")));
-        assertEquals("max 4, no dynamic batcher", ModelTable.batching(TensorInputParserTest.config("max_batch_size: 4")));
+        assertEquals("max 4, no dynamic batcher",
+            ModelTable.batching(TensorInputParserTest.config("max_batch_size: 4")));
         assertEquals("sequence (max 2)", ModelTable.batching(TensorInputParserTest.config(
             "max_batch_size: 2 sequence_batching { }")));
         assertEquals("2 x CPU, 1 x GPU[0,1]", ModelTable.instances(TensorInputParserTest.config(

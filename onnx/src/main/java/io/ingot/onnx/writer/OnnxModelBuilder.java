@@ -44,7 +44,8 @@ public final class OnnxModelBuilder
 
     private static final ValueLayout.OfFloat FLOAT_LE =
         ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG_LE =
+        ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final GraphProto.Builder graph = GraphProto.newBuilder();
     private String producerName = "ingot";

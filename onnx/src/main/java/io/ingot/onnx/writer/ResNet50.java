@@ -61,7 +61,8 @@ public final class ResNet50
         String x = convBn("stem", INPUT, 3, 64, 7, 2, 3, false);
         x = model.node("Relu", List.of(x), "stem_relu");
         x = model.node("MaxPool", List.of(x), "stem_pool",
-            Attributes.ints("kernel_shape", 3, 3), Attributes.ints("strides", 2, 2), Attributes.ints("pads", 1, 1, 1, 1));
+            Attributes.ints("kernel_shape", 3, 3), Attributes.ints("strides", 2, 2),
+            Attributes.ints("pads", 1, 1, 1, 1));
 
         int channels = 64;
         for (int stage = 0; stage < BLOCKS.length; stage++)
