@@ -111,7 +111,17 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
                 return ModelReadyResponse.newBuilder().setReady(true).build();
             }
             // An unknown model or version is an error status, not ready=false (as in Triton).
-            core.modelMetadata(request.getName(), version);
+            try
+            {
+                core.modelMetadata(request.getName(), version);
+            }
+            catch (final InferenceException notServing)
+            {
+                if (notServing.code() != ErrorCode.UNAVAILABLE)
+                {
+                    throw notServing;
+                }
+            }
             return ModelReadyResponse.newBuilder().setReady(false).build();
         });
     }

@@ -144,7 +144,17 @@ public final class HttpControlEndpoints
             return HttpResponses.empty(HttpResponseStatus.OK);
         }
         // Unknown models and versions get their own error; a known model that is not ready gets Triton's.
-        core.modelMetadata(ready.model(), ready.version());
+        try
+        {
+            core.modelMetadata(ready.model(), ready.version());
+        }
+        catch (final InferenceException notServing)
+        {
+            if (notServing.code() != ErrorCode.UNAVAILABLE)
+            {
+                throw notServing;
+            }
+        }
         return HttpResponses.error(alloc, HttpResponseStatus.BAD_REQUEST, "Model version not ready");
     }
 
