@@ -6,7 +6,7 @@ import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.ServerMetadata;
-import io.ingot.server.json.ConfigJson;
+import io.ingot.config.ModelConfigJson;
 import io.ingot.server.json.JsonBodies;
 import io.ingot.server.json.JsonOutput;
 import io.ingot.server.json.MetadataJson;
@@ -82,7 +82,7 @@ public final class HttpControlEndpoints
             case HttpRoute.ModelReady ready -> modelReady(ready, alloc);
             case HttpRoute.ModelConfig config ->
             {
-                final String text = ConfigJson.toJson(core.modelConfig(config.model(), config.version()));
+                final String text = ModelConfigJson.toJson(core.modelConfig(config.model(), config.version()));
                 final ByteBuf out = alloc.buffer(text.length() + 16);
                 out.writeCharSequence(text, StandardCharsets.UTF_8);
                 yield HttpResponses.json(HttpResponseStatus.OK, out);

@@ -17,6 +17,10 @@ public final class HttpRouter
     private static final HttpRoute NOT_FOUND = new HttpRoute.NotFound();
     private static final HttpRoute METHOD_NOT_ALLOWED = new HttpRoute.MethodNotAllowed();
     private static final String TRACE = "trace settings are not supported by this server";
+    private static final String LOGGING = "log settings are not supported by this server";
+    private static final String GENERATE = "the generate extension is not supported by this server";
+    private static final String NAMED_REPOSITORY = "naming a repository in the path is not supported: use "
+        + "/v2/repository/models/{model}/load or unload";
 
     private HttpRouter()
     {
@@ -54,7 +58,7 @@ public final class HttpRouter
                 ? (get || post ? new HttpRoute.Unsupported(TRACE) : METHOD_NOT_ALLOWED)
                 : NOT_FOUND;
             case "logging" -> n == 2
-                ? (get || post ? new HttpRoute.Unsupported("log settings are not supported by this server") : METHOD_NOT_ALLOWED)
+                ? (get || post ? new HttpRoute.Unsupported(LOGGING) : METHOD_NOT_ALLOWED)
                 : NOT_FOUND;
             default -> NOT_FOUND;
         };
@@ -102,8 +106,7 @@ public final class HttpRouter
             case "config" -> get ? new HttpRoute.ModelConfig(model, version) : METHOD_NOT_ALLOWED;
             case "stats" -> get ? new HttpRoute.Statistics(model, version) : METHOD_NOT_ALLOWED;
             case "infer" -> post ? new HttpRoute.Infer(model, version) : METHOD_NOT_ALLOWED;
-            case "generate", "generate_stream" -> post ? new HttpRoute.Unsupported("the generate extension is not supported by this server")
-                : METHOD_NOT_ALLOWED;
+            case "generate", "generate_stream" -> post ? new HttpRoute.Unsupported(GENERATE) : METHOD_NOT_ALLOWED;
             default -> NOT_FOUND;
         };
     }
@@ -122,8 +125,7 @@ public final class HttpRouter
         }
         if (n == 6 && path.get(3).equals("models") && (path.get(5).equals("load") || path.get(5).equals("unload")))
         {
-            return post ? new HttpRoute.Unsupported(
-                "naming a repository in the path is not supported: use /v2/repository/models/{model}/load or unload") : METHOD_NOT_ALLOWED;
+            return post ? new HttpRoute.Unsupported(NAMED_REPOSITORY) : METHOD_NOT_ALLOWED;
         }
         return NOT_FOUND;
     }

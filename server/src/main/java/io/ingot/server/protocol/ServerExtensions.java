@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * The protocol extensions the frontends implement, reported by server metadata. perf_analyzer and other clients
- * act on this list, so it names only what works: no classification, sequence, CUDA shared memory, trace or logging, and no
- * {@code parameters} (custom request parameters are not passed to models).
+ * act on this list, so it names only what works: no classification, sequence, CUDA shared memory, trace or logging,
+ * and no {@code parameters} (custom request parameters are not passed to models).
  */
 public final class ServerExtensions
 {

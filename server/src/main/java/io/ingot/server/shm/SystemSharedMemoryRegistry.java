@@ -75,8 +75,9 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
         final Path file = resolveKey(name, key);
         if (offset < 0 || byteSize <= 0)
         {
-            throw invalid("invalid args for shared memory region '" + name + "': offset " + Long.toUnsignedString(offset)
-                + " and byte_size " + Long.toUnsignedString(byteSize) + " must be non-negative and positive");
+            throw invalid("invalid args for shared memory region '" + name + "': offset "
+                + Long.toUnsignedString(offset) + " and byte_size " + Long.toUnsignedString(byteSize)
+                + " must be non-negative and positive");
         }
         if (regions.containsKey(name))
         {

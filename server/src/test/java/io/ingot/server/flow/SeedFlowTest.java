@@ -126,7 +126,7 @@ class SeedFlowTest
         final GRPCInferenceServiceGrpc.GRPCInferenceServiceFutureStub stub = GRPCInferenceServiceGrpc
             .newFutureStub(server.channel());
         final long[] before = counts();
-        final List<com.google.common.util.concurrent.ListenableFuture<ModelInferResponse>> sent = new ArrayList<>();
+        final List<java.util.concurrent.Future<ModelInferResponse>> sent = new ArrayList<>();
         for (int r = 0; r < REQUESTS; r++)
         {
             sent.add(stub.modelInfer(ModelInferRequest.newBuilder().setModelName("add_sub").setId("g" + r)

@@ -4,6 +4,9 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
+import io.ingot.api.DataType;
+import io.ingot.api.InferenceRequest;
+import io.ingot.api.InferenceResponse;
 import io.ingot.server.testing.InferBody;
 import io.ingot.server.testing.InferResult;
 import io.ingot.server.testing.ServingFixture;
@@ -14,10 +17,16 @@ import org.junit.jupiter.api.TestInstance;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.DeflaterOutputStream;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
@@ -288,7 +297,8 @@ class HttpInferTest
     void badInputsGetTritonsStatusAndANamedProblem()
     {
         assertError(server.send(HttpRequest.newBuilder(URI.create(url("add_sub")))
-            .POST(HttpRequest.BodyPublishers.ofString("{\"inputs\": [")).build()), 400, "failed to parse the request JSON");
+            .POST(HttpRequest.BodyPublishers.ofString("{\"inputs\": [")).build()), 400,
+            "failed to parse the request JSON");
         assertError(server.send(new InferBody()
             .binaryInput("INPUT0", "INT32", new long[] {1, 16}, new byte[64])
             .binaryInput("INPUT1", "INT32", new long[] {1, 16}, new byte[64])
@@ -323,7 +333,7 @@ class HttpInferTest
             .binaryInput("INPUT1", "INT32", new long[] {4}, new byte[16]);
         final byte[] full = body.bytes();
         final int headerLength = body.json().getBytes(StandardCharsets.UTF_8).length;
-        final byte[] truncated = java.util.Arrays.copyOf(full, full.length - 5);
+        final byte[] truncated = Arrays.copyOf(full, full.length - 5);
         assertError(server.send(HttpRequest.newBuilder(URI.create(url("add_sub_int")))
             .header("Inference-Header-Content-Length", Integer.toString(headerLength))
             .POST(HttpRequest.BodyPublishers.ofByteArray(truncated)).build()), 400,
@@ -334,7 +344,7 @@ class HttpInferTest
         assertError(server.send(HttpRequest.newBuilder(URI.create(url("add_sub_int")))
             .header("Inference-Header-Content-Length", Integer.toString(full.length + 1))
             .POST(HttpRequest.BodyPublishers.ofByteArray(full)).build()), 400, "outside the request body");
-        final byte[] longer = java.util.Arrays.copyOf(full, full.length + 4);
+        final byte[] longer = Arrays.copyOf(full, full.length + 4);
         assertError(server.send(HttpRequest.newBuilder(URI.create(url("add_sub_int")))
             .header("Inference-Header-Content-Length", Integer.toString(headerLength))
             .POST(HttpRequest.BodyPublishers.ofByteArray(longer)).build()), 400, "unexpected additional input data");
@@ -352,8 +362,7 @@ class HttpInferTest
     @Test
     void fullQueueAnswers503()
     {
-        final java.util.List<java.util.concurrent.CompletableFuture<HttpResponse<byte[]>>> sent =
-            new java.util.ArrayList<>();
+        final List<CompletableFuture<HttpResponse<byte[]>>> sent = new ArrayList<>();
         for (int i = 0; i < 6; i++)
         {
             sent.add(server.http().sendAsync(new InferBody()
@@ -377,5 +386,24 @@ class HttpInferTest
             }
         }
         assertTrue(ok >= 1 && unavailable >= 1, ok + " succeeded, " + unavailable + " refused");
+    }
+
+    @Test
+    void requestTimeoutExpiresInTheQueueWith503() throws Exception
+    {
+        // Accepted in-process first, so that the timed request certainly queues behind its 300 ms execution.
+        final CompletableFuture<InferenceResponse> occupying = server.core()
+            .submit(new InferenceRequest("slow_timeout").addInput("INPUT0", DataType.INT32,
+                new long[] {1, 1}, MemorySegment.ofArray(new int[] {1})));
+        final HttpResponse<byte[]> timedOut = server.send(new InferBody()
+            .parameter("timeout", new JsonPrimitive(1000))
+            .binaryInput("INPUT0", "INT32", new long[] {1, 1}, InferBody.int32(2)).request(url("slow_timeout")));
+        final String body = new String(timedOut.body(), StandardCharsets.UTF_8);
+        assertEquals(503, timedOut.statusCode(), body);
+        assertTrue(body.contains("Request timeout expired"), body);
+        try (InferenceResponse first = occupying.get(60, TimeUnit.SECONDS))
+        {
+            assertTrue(first.isOk(), String.valueOf(first.error()));
+        }
     }
 }

@@ -28,8 +28,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code identity_bytes}: BYTES dims [-1] echoed, no batching;</li>
  *   <li>{@code identity_fp16}: FP16 dims [4] echoed, no batching;</li>
  *   <li>{@code identity_mixed}: FP32 [2], INT64 [2], BOOL [2] echoed as OUT_F, OUT_I, OUT_B, max_batch_size 4;</li>
- *   <li>{@code slow}: INT32 [1] echoed after 300 ms, max_batch_size 1, a queue of at most 1 request, per-request
- *       timeouts allowed.</li>
+ *   <li>{@code slow}: INT32 [1] echoed after 300 ms, max_batch_size 1, a queue of at most 1 request;</li>
+ *   <li>{@code slow_timeout}: as {@code slow} with an unbounded queue and per-request timeouts allowed.</li>
  * </ul>
  */
 public final class ServingFixture implements AutoCloseable
@@ -63,15 +63,18 @@ public final class ServingFixture implements AutoCloseable
     private static final String[] MODELS = {
         """
         name: "add_sub" backend: "add_sub" max_batch_size: 8
-        input [{ name: "INPUT0" data_type: TYPE_FP32 dims: [16] }, { name: "INPUT1" data_type: TYPE_FP32 dims: [16] }]
-        output [{ name: "OUTPUT0" data_type: TYPE_FP32 dims: [16] }, { name: "OUTPUT1" data_type: TYPE_FP32 dims: [16] }]
+        input [{ name: "INPUT0" data_type: TYPE_FP32 dims: [16] },
+               { name: "INPUT1" data_type: TYPE_FP32 dims: [16] }]
+        output [{ name: "OUTPUT0" data_type: TYPE_FP32 dims: [16] },
+                { name: "OUTPUT1" data_type: TYPE_FP32 dims: [16] }]
         dynamic_batching { preferred_batch_size: [4, 8] max_queue_delay_microseconds: 2000 }
         instance_group [{ kind: KIND_CPU count: 1 }]
         """,
         """
         name: "add_sub_int" backend: "add_sub" max_batch_size: 0
         input [{ name: "INPUT0" data_type: TYPE_INT32 dims: [4] }, { name: "INPUT1" data_type: TYPE_INT32 dims: [4] }]
-        output [{ name: "OUTPUT0" data_type: TYPE_INT32 dims: [4] }, { name: "OUTPUT1" data_type: TYPE_INT32 dims: [4] }]
+        output [{ name: "OUTPUT0" data_type: TYPE_INT32 dims: [4] },
+                { name: "OUTPUT1" data_type: TYPE_INT32 dims: [4] }]
         """,
         """
         name: "identity_bytes" backend: "identity" max_batch_size: 0
@@ -95,9 +98,17 @@ public final class ServingFixture implements AutoCloseable
         input [{ name: "INPUT0" data_type: TYPE_INT32 dims: [1] }]
         output [{ name: "OUTPUT0" data_type: TYPE_INT32 dims: [1] }]
         parameters { key: "base_us" value { string_value: "300000" } }
+        dynamic_batching { default_queue_policy { max_queue_size: 1 } }
+        instance_group [{ kind: KIND_CPU count: 1 }]
+        """,
+        """
+        name: "slow_timeout" backend: "cost" max_batch_size: 1
+        input [{ name: "INPUT0" data_type: TYPE_INT32 dims: [1] }]
+        output [{ name: "OUTPUT0" data_type: TYPE_INT32 dims: [1] }]
+        parameters { key: "base_us" value { string_value: "300000" } }
         dynamic_batching {
-          default_queue_policy { max_queue_size: 1 allow_timeout_override: true
-                                 default_timeout_microseconds: 60000000 timeout_action: REJECT }
+          default_queue_policy { allow_timeout_override: true default_timeout_microseconds: 60000000
+                                 timeout_action: REJECT }
         }
         instance_group [{ kind: KIND_CPU count: 1 }]
         """,
