@@ -137,11 +137,13 @@ class CommandsTest
         final picocli.CommandLine command = new picocli.CommandLine(serve);
         final int[] exit = {-1};
         final Thread serving = Thread.ofPlatform().start(() -> exit[0] = command.execute("--model-repository",
-            repository.toString(), "--http-port", "18000", "--ipc", "ingot-test", "--frontend-setting", "a=b"));
+            repository.toString(), "--http-port", "0", "--grpc-port", "0", "--metrics-port", "0", "--ipc", "ingot-test",
+            "--frontend-setting", "a=b"));
         assertTrue(serve.awaitServing(60, TimeUnit.SECONDS), out());
-        assertEquals(List.of("start http=18000 grpc=8001 metrics=8002 ipc=ingot-test settings={a=b}"),
+        // Ports 0: every frontend on the class path (the recording one, and the real KServe one) binds ephemeral ports.
+        assertEquals(List.of("start http=0 grpc=0 metrics=0 ipc=ingot-test settings={a=b}"),
             RecordingFrontend.EVENTS);
-        assertTrue(out().contains("Started recording frontend on 127.0.0.1:18000"), out());
+        assertTrue(out().contains("Started recording frontend on 127.0.0.1:0"), out());
         assertTrue(out().contains("Ingot is serving 2 model version(s)"), out());
 
         serve.stop();
