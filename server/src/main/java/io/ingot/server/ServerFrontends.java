@@ -104,8 +104,9 @@ public final class ServerFrontends implements AutoCloseable
             frontends.close();
             throw new IllegalStateException("interrupted while starting the frontends", interrupted);
         }
-        catch (final RuntimeException failure)
+        catch (final Exception failure)
         {
+            // Netty's sync() rethrows a BindException undeclared: catch every failure here.
             frontends.close();
             throw new IllegalStateException("cannot start the frontends on " + options.host() + " (HTTP "
                 + options.httpPort() + ", gRPC " + options.grpcPort() + ", metrics " + options.metricsPort() + "): "
