@@ -14,6 +14,7 @@ public final class OutputTensor
     private long[] shape = new long[4];
     private int rank;
     private MemorySegment data;
+    private MemorySegment allocation;
     private ResponseAllocator owner;
 
     OutputTensor()
@@ -21,8 +22,9 @@ public final class OutputTensor
     }
 
     void set(final String name, final DataType dataType, final long[] shape, final int rank,
-        final MemorySegment data, final ResponseAllocator owner)
+        final MemorySegment data, final MemorySegment allocation, final ResponseAllocator owner)
     {
+        this.allocation = allocation;
         this.name = name;
         this.dataType = dataType;
         if (this.shape.length < rank)
@@ -37,12 +39,13 @@ public final class OutputTensor
 
     void release()
     {
-        if (owner != null && data != null)
+        if (owner != null && allocation != null)
         {
-            owner.release(data);
+            owner.release(allocation);
         }
         owner = null;
         data = null;
+        allocation = null;
     }
 
     /** @return the output's name. */

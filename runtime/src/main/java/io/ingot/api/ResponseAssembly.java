@@ -44,13 +44,15 @@ public final class ResponseAssembly
      * @param dataType element type
      * @param shape    shape values (copied)
      * @param rank     number of values of {@code shape} to use
-     * @param data     the output's bytes
-     * @param owner    the allocator to release {@code data} to on close, or {@code null}
+     * @param data       the output's bytes, exactly
+     * @param allocation the segment {@code owner} returned, which {@code data} is a slice of
+     * @param owner      the allocator to release {@code allocation} to on close, or {@code null}
      */
     public static void addOutput(final InferenceResponse response, final String name, final DataType dataType,
-        final long[] shape, final int rank, final MemorySegment data, final ResponseAllocator owner)
+        final long[] shape, final int rank, final MemorySegment data, final MemorySegment allocation,
+        final ResponseAllocator owner)
     {
-        response.addOutput().set(name, dataType, shape, rank, data, owner);
+        response.addOutput().set(name, dataType, shape, rank, data, allocation, owner);
     }
 
     /**

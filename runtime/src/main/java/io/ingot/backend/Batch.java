@@ -54,4 +54,16 @@ public interface Batch
      * @throws IllegalArgumentException for an unknown output or a shape that disagrees with the batch
      */
     MemorySegment allocateOutput(String name, long[] shape);
+
+    /**
+     * Returns memory for an output whose byte size the shape does not determine: {@code BYTES} outputs, whose
+     * elements are 4-byte little-endian lengths followed by their bytes.
+     *
+     * @param name     an output name of the model configuration
+     * @param shape    the output's shape, with the batch dimension when the model batches
+     * @param byteSize the output's total byte size
+     * @return memory of exactly {@code byteSize} bytes
+     * @throws IllegalArgumentException for an unknown output or a shape that disagrees with the batch
+     */
+    MemorySegment allocateOutput(String name, long[] shape, long byteSize);
 }

@@ -1,21 +1,509 @@
 package io.ingot.core;
 
 import io.ingot.api.CoreOptions;
+import io.ingot.api.DataType;
+import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceCore;
+import io.ingot.api.InferenceException;
+import io.ingot.api.InferenceRequest;
+import io.ingot.api.InferenceResponse;
+import io.ingot.api.ModelControlMode;
+import io.ingot.api.ModelIndexEntry;
+import io.ingot.api.ModelMetadata;
+import io.ingot.api.ModelStatistics;
+import io.ingot.api.ResponseAllocator;
+import io.ingot.api.ResponseListener;
+import io.ingot.api.ServerMetadata;
+import io.ingot.api.TensorMetadata;
+import io.ingot.backend.Backend;
+import io.ingot.backend.BackendFactory;
+import io.ingot.backend.ModelContext;
+import io.ingot.config.ConfigException;
+import io.ingot.config.NormalizeContext;
+import io.ingot.config.proto.ModelConfig;
+import io.ingot.config.proto.ModelInput;
+import io.ingot.config.proto.ModelOutput;
+import io.ingot.device.PinnedAllocator;
+import io.ingot.repository.ModelConfigs;
+import io.ingot.repository.ModelRepository;
+import io.ingot.repository.ModelVersion;
+import io.ingot.repository.PreparedModel;
+import io.ingot.repository.ScanResult;
 
-/** Placeholder until the scheduler core lands: the API compiles, nothing runs yet. */
-public final class Core
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The implementation of {@link InferenceCore}: the models of the repositories, each version with its own scheduler
+ * and instances.
+ */
+public final class Core implements InferenceCore
 {
-    private Core()
+    private static final Logger LOG = System.getLogger(Core.class.getName());
+
+    /** States of a model as the repository index reports them. */
+    private static final String READY = "READY";
+    private static final String UNAVAILABLE = "UNAVAILABLE";
+
+    /** One model name: its loaded versions (an immutable snapshot, swapped whole), or why it has none. */
+    private record ModelSlot(String name, NavigableMap<Long, ModelRuntime> versions, String state, String reason)
     {
+        ModelRuntime version(final long version)
+        {
+            if (version == InferenceRequest.DEFAULT_VERSION)
+            {
+                return versions.isEmpty() ? null : versions.lastEntry().getValue();
+            }
+            return versions.get(version);
+        }
+    }
+
+    private final CoreOptions options;
+    private final BackendRegistry backends = new BackendRegistry();
+    private final PinnedAllocator pinnedAllocator;
+    private final ResponseAllocator defaultAllocator;
+    private final ResponsePool responses = new ResponsePool();
+    private final NormalizeContext normalizeContext;
+    private final ConcurrentHashMap<String, ModelSlot> models = new ConcurrentHashMap<>();
+    private final Object loadLock = new Object();
+    private volatile boolean closed;
+
+    private Core(final CoreOptions options)
+    {
+        this.options = options;
+        this.pinnedAllocator = options.pinnedAllocator() != null ? options.pinnedAllocator()
+            : io.ingot.device.PinnedAllocators.automatic();
+        this.defaultAllocator = options.responseAllocator() != null ? options.responseAllocator()
+            : new PooledResponseAllocator();
+        this.normalizeContext = NormalizeContext.withGpus(io.ingot.device.PinnedAllocators.discovery().devices()
+            .stream().map(io.ingot.device.CudaDevice::index).toList());
     }
 
     /**
+     * Builds a core and loads its models.
+     *
      * @param options core options
-     * @return never
+     * @return the running core
      */
     public static InferenceCore open(final CoreOptions options)
     {
-        throw new UnsupportedOperationException("the runtime core is not merged yet");
+        final Core core = new Core(options);
+        core.loadAtStartup();
+        return core;
+    }
+
+    private void loadAtStartup()
+    {
+        synchronized (loadLock)
+        {
+            final boolean all = options.controlMode() == ModelControlMode.NONE
+                || options.startupModels().contains("*");
+            if (!options.repositories().isEmpty())
+            {
+                final ScanResult scan = scan();
+                scan.failures().forEach((name, reason) ->
+                {
+                    if (all || options.startupModels().contains(name))
+                    {
+                        models.put(name, failed(name, reason));
+                    }
+                });
+                for (final PreparedModel model : scan.models())
+                {
+                    if (all || options.startupModels().contains(model.name()))
+                    {
+                        install(model.name(), load(model.name(), model.config(), model.versions()));
+                    }
+                }
+                scan.warnings().forEach(warning -> LOG.log(Level.WARNING, warning));
+            }
+            for (final Map.Entry<String, ModelConfig> entry : options.inMemoryModels().entrySet())
+            {
+                final String name = entry.getKey();
+                try
+                {
+                    final ModelConfig prepared = ModelConfigs.prepare(entry.getValue(), name,
+                        backends.autoCompleter(), normalizeContext);
+                    install(name, load(name, prepared, List.of(new ModelVersion(1, null, null))));
+                }
+                catch (final ConfigException ex)
+                {
+                    install(name, failed(name, ex.getMessage()));
+                }
+            }
+        }
+    }
+
+    private ScanResult scan()
+    {
+        try
+        {
+            return ModelRepository.scan(options.repositories(), options.modelConfigName(),
+                backends.autoCompleter(), normalizeContext);
+        }
+        catch (final ConfigException ex)
+        {
+            throw new InferenceException(ErrorCode.INVALID_ARG, "cannot read model repositories "
+                + options.repositories() + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /** Loads every version of a model; on any failure unloads what loaded and returns a failed slot. */
+    private ModelSlot load(final String name, final ModelConfig config, final List<ModelVersion> versions)
+    {
+        final NavigableMap<Long, ModelRuntime> loaded = new TreeMap<>();
+        try
+        {
+            final BackendFactory factory = backends.require(config);
+            for (final ModelVersion version : versions)
+            {
+                final ModelContext context = new ModelContext(name, version.version(), config, version.directory(),
+                    version.modelFile(), pinnedAllocator);
+                final Backend backend = factory.load(context);
+                try
+                {
+                    loaded.put(version.version(), new ModelRuntime(context, backend, defaultAllocator, responses,
+                        options.idleMode(), options.ringSize()));
+                }
+                catch (final Exception ex)
+                {
+                    backend.close();
+                    throw ex;
+                }
+            }
+            return new ModelSlot(name, Collections.unmodifiableNavigableMap(loaded), READY, "");
+        }
+        catch (final Exception ex)
+        {
+            loaded.values().forEach(ModelRuntime::stop);
+            final String reason = ex.getMessage() == null ? ex.toString() : ex.getMessage();
+            LOG.log(Level.WARNING, "model '" + name + "' failed to load: " + reason);
+            return failed(name, reason);
+        }
+    }
+
+    private static ModelSlot failed(final String name, final String reason)
+    {
+        return new ModelSlot(name, Collections.emptyNavigableMap(), UNAVAILABLE, reason);
+    }
+
+    private void install(final String name, final ModelSlot slot)
+    {
+        final ModelSlot previous = models.put(name, slot);
+        if (previous != null)
+        {
+            previous.versions().values().forEach(ModelRuntime::stop);
+        }
+    }
+
+    private ModelRuntime runtime(final String model, final long version)
+    {
+        final ModelSlot slot = model == null ? null : models.get(model);
+        if (slot == null)
+        {
+            throw new InferenceException(ErrorCode.INVALID_ARG, "Request for unknown model: '" + model
+                + "' is not found");
+        }
+        final ModelRuntime runtime = slot.version(version);
+        if (runtime == null)
+        {
+            if (slot.versions().isEmpty())
+            {
+                throw new InferenceException(ErrorCode.UNAVAILABLE, "Request for unknown model: '" + model
+                    + "' has no available versions" + (slot.reason().isEmpty() ? "" : ": " + slot.reason()));
+            }
+            throw new InferenceException(ErrorCode.NOT_FOUND, "Request for unknown model: '" + model
+                + "' version " + version + " is not found");
+        }
+        return runtime;
+    }
+
+    @Override
+    public void submit(final InferenceRequest request, final ResponseListener listener)
+    {
+        if (listener == null)
+        {
+            throw new IllegalArgumentException("a response listener is required");
+        }
+        if (closed)
+        {
+            throw new InferenceException(ErrorCode.UNAVAILABLE, "Server is stopping");
+        }
+        runtime(request.modelName(), request.modelVersion()).submit(request, listener);
+    }
+
+    @Override
+    public CompletableFuture<InferenceResponse> submit(final InferenceRequest request)
+    {
+        final CompletableFuture<InferenceResponse> future = new CompletableFuture<>();
+        submit(request, future::complete);
+        return future;
+    }
+
+    @Override
+    public ServerMetadata serverMetadata()
+    {
+        return new ServerMetadata(options.serverName(), options.serverVersion(),
+            List.of("model_repository", "schedule_policy", "model_configuration", "statistics"));
+    }
+
+    @Override
+    public boolean isLive()
+    {
+        return !closed;
+    }
+
+    @Override
+    public boolean isReady()
+    {
+        if (closed)
+        {
+            return false;
+        }
+        for (final ModelSlot slot : models.values())
+        {
+            if (!slot.state().equals(READY))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public boolean isModelReady(final String model, final long version)
+    {
+        final ModelSlot slot = model == null ? null : models.get(model);
+        if (slot == null)
+        {
+            return false;
+        }
+        final ModelRuntime runtime = slot.version(version);
+        return runtime != null && runtime.isReady();
+    }
+
+    @Override
+    public ModelMetadata modelMetadata(final String model, final long version)
+    {
+        final ModelRuntime runtime = runtime(model, version);
+        final ModelConfig config = runtime.config();
+        final boolean batching = config.getMaxBatchSize() > 0;
+        final List<TensorMetadata> inputs = new ArrayList<>();
+        for (final ModelInput input : config.getInputList())
+        {
+            inputs.add(new TensorMetadata(input.getName(), DataType.fromConfigNumber(input.getDataTypeValue()),
+                metadataShape(input.getDimsList(), batching)));
+        }
+        final List<TensorMetadata> outputs = new ArrayList<>();
+        for (final ModelOutput output : config.getOutputList())
+        {
+            outputs.add(new TensorMetadata(output.getName(), DataType.fromConfigNumber(output.getDataTypeValue()),
+                metadataShape(output.getDimsList(), batching)));
+        }
+        final List<String> versions = models.get(model).versions().keySet().stream().map(String::valueOf).toList();
+        final String platform = config.getPlatform().isEmpty() ? config.getBackend() : config.getPlatform();
+        return new ModelMetadata(model, versions, platform, inputs, outputs);
+    }
+
+    private static List<Long> metadataShape(final List<Long> dims, final boolean batching)
+    {
+        final List<Long> shape = new ArrayList<>(dims.size() + 1);
+        if (batching)
+        {
+            shape.add(-1L);
+        }
+        shape.addAll(dims);
+        return List.copyOf(shape);
+    }
+
+    @Override
+    public ModelConfig modelConfig(final String model, final long version)
+    {
+        return runtime(model, version).config();
+    }
+
+    @Override
+    public List<ModelStatistics> modelStatistics(final String model, final long version)
+    {
+        final List<ModelStatistics> result = new ArrayList<>();
+        if (model == null || model.isEmpty())
+        {
+            for (final ModelSlot slot : new TreeMap<>(models).values())
+            {
+                slot.versions().values().forEach(runtime -> result.add(runtime.statistics()));
+            }
+            return result;
+        }
+        if (version == InferenceRequest.DEFAULT_VERSION)
+        {
+            final ModelSlot slot = models.get(model);
+            if (slot == null)
+            {
+                throw new InferenceException(ErrorCode.INVALID_ARG, "Request for unknown model: '" + model
+                    + "' is not found");
+            }
+            slot.versions().values().forEach(runtime -> result.add(runtime.statistics()));
+            return result;
+        }
+        result.add(runtime(model, version).statistics());
+        return result;
+    }
+
+    @Override
+    public List<ModelIndexEntry> repositoryIndex(final boolean readyOnly)
+    {
+        final List<ModelIndexEntry> index = new ArrayList<>();
+        final TreeMap<String, ModelSlot> sorted = new TreeMap<>(models);
+        if (!readyOnly && options.controlMode() == ModelControlMode.EXPLICIT && !options.repositories().isEmpty())
+        {
+            try
+            {
+                final ScanResult scan = ModelRepository.scan(options.repositories(), options.modelConfigName(),
+                    backends.autoCompleter(), normalizeContext);
+                for (final PreparedModel model : scan.models())
+                {
+                    sorted.putIfAbsent(model.name(), failed(model.name(), "unloaded"));
+                }
+                scan.failures().forEach((name, reason) -> sorted.putIfAbsent(name, failed(name, reason)));
+            }
+            catch (final ConfigException ex)
+            {
+                LOG.log(Level.WARNING, "repository index scan failed: " + ex.getMessage());
+            }
+        }
+        for (final ModelSlot slot : sorted.values())
+        {
+            if (slot.versions().isEmpty())
+            {
+                if (!readyOnly)
+                {
+                    index.add(new ModelIndexEntry(slot.name(), "", slot.state(), slot.reason()));
+                }
+                continue;
+            }
+            for (final Map.Entry<Long, ModelRuntime> version : slot.versions().entrySet())
+            {
+                final boolean ready = version.getValue().isReady();
+                if (!readyOnly || ready)
+                {
+                    index.add(new ModelIndexEntry(slot.name(), String.valueOf(version.getKey()),
+                        ready ? READY : UNAVAILABLE, ready ? "" : "unloading"));
+                }
+            }
+        }
+        return index;
+    }
+
+    @Override
+    public void loadModel(final String model)
+    {
+        requireExplicit("load");
+        synchronized (loadLock)
+        {
+            final ModelConfig inMemory = options.inMemoryModels().get(model);
+            final ModelSlot slot;
+            if (inMemory != null)
+            {
+                try
+                {
+                    slot = load(model, ModelConfigs.prepare(inMemory, model, backends.autoCompleter(),
+                        normalizeContext), List.of(new ModelVersion(1, null, null)));
+                }
+                catch (final ConfigException ex)
+                {
+                    throw new InferenceException(ErrorCode.INVALID_ARG, "failed to load '" + model + "': "
+                        + ex.getMessage(), ex);
+                }
+            }
+            else
+            {
+                final ScanResult scan = scan();
+                final String failure = scan.failures().get(model);
+                if (failure != null)
+                {
+                    throw new InferenceException(ErrorCode.INVALID_ARG, "failed to load '" + model + "': " + failure);
+                }
+                final PreparedModel prepared = scan.model(model).orElseThrow(() ->
+                    new InferenceException(ErrorCode.INVALID_ARG, "failed to load '" + model
+                        + "': no such model in the repositories " + options.repositories()));
+                slot = load(model, prepared.config(), prepared.versions());
+            }
+            if (!slot.state().equals(READY))
+            {
+                throw new InferenceException(ErrorCode.INVALID_ARG, "failed to load '" + model + "': "
+                    + slot.reason());
+            }
+            install(model, slot);
+        }
+    }
+
+    @Override
+    public void unloadModel(final String model)
+    {
+        requireExplicit("unload");
+        synchronized (loadLock)
+        {
+            final ModelSlot slot = models.get(model);
+            if (slot == null)
+            {
+                throw new InferenceException(ErrorCode.INVALID_ARG, "failed to unload '" + model
+                    + "': no such model is loaded");
+            }
+            models.put(model, failed(model, "unloaded"));
+            slot.versions().values().forEach(ModelRuntime::stop);
+        }
+    }
+
+    private void requireExplicit(final String action)
+    {
+        if (options.controlMode() != ModelControlMode.EXPLICIT)
+        {
+            throw new InferenceException(ErrorCode.UNAVAILABLE, "explicit model " + action
+                + " is not allowed if model control mode is not EXPLICIT");
+        }
+    }
+
+    /**
+     * Diagnostic: the total batch size of a model version's requests that were accepted and are not yet in a batch
+     * (waiting in its ring or queues). Zero once everything submitted has been batched or answered.
+     *
+     * @param model   model name
+     * @param version version, or {@link InferenceRequest#DEFAULT_VERSION}
+     * @return the queued batch size
+     */
+    public long queuedBatchSize(final String model, final long version)
+    {
+        return runtime(model, version).queuedBatchSize();
+    }
+
+    /** @return the number of instances of a loaded model version (for the CLI's table). */
+    public int instanceCount(final String model, final long version)
+    {
+        return runtime(model, version).instanceCount();
+    }
+
+    @Override
+    public void close()
+    {
+        synchronized (loadLock)
+        {
+            if (closed)
+            {
+                return;
+            }
+            closed = true;
+            for (final ModelSlot slot : models.values())
+            {
+                slot.versions().values().forEach(ModelRuntime::stop);
+            }
+        }
     }
 }

@@ -1,0 +1,90 @@
+package io.ingot.ring;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RequestRingTest
+{
+    @Test
+    void drainsInPublicationOrder()
+    {
+        final RequestRing<Integer> ring = new RequestRing<>(8);
+        for (int i = 0; i < 5; i++)
+        {
+            ring.publish(i);
+        }
+        final List<Integer> seen = new ArrayList<>();
+        assertEquals(5, ring.drain(seen::add));
+        assertEquals(List.of(0, 1, 2, 3, 4), seen);
+        assertTrue(ring.isEmpty());
+        assertEquals(0, ring.drain(seen::add));
+    }
+
+    @Test
+    void manyProducersLoseNothingAndWrapAroundAFullRing() throws Exception
+    {
+        final RequestRing<Long> ring = new RequestRing<>(16);
+        final int producers = 4;
+        final int perProducer = 20_000;
+        final CountDownLatch start = new CountDownLatch(1);
+        final List<Thread> threads = new ArrayList<>();
+        for (int p = 0; p < producers; p++)
+        {
+            final long base = (long)p << 32;
+            final Thread thread = new Thread(() ->
+            {
+                try
+                {
+                    start.await();
+                }
+                catch (final InterruptedException ex)
+                {
+                    return;
+                }
+                for (int i = 0; i < perProducer; i++)
+                {
+                    ring.publish(base | i);
+                }
+            });
+            thread.start();
+            threads.add(thread);
+        }
+        start.countDown();
+        final int[] next = new int[producers];
+        long total = 0;
+        while (total < (long)producers * perProducer)
+        {
+            total += ring.drain(value ->
+            {
+                final int producer = (int)(value >>> 32);
+                final int index = (int)(long)value;
+                // Per-producer order is preserved.
+                assertEquals(next[producer], index);
+                next[producer]++;
+            });
+            Thread.onSpinWait();
+        }
+        for (final Thread thread : threads)
+        {
+            thread.join();
+        }
+        for (int p = 0; p < producers; p++)
+        {
+            assertEquals(perProducer, next[p]);
+        }
+    }
+
+    @Test
+    void rejectsSizesThatAreNotPowersOfTwo()
+    {
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> new RequestRing<>(12));
+        assertTrue(ex.getMessage().contains("12"));
+    }
+}

@@ -1,0 +1,99 @@
+package io.ingot.core;
+
+import io.ingot.backend.BackendFactory;
+import io.ingot.config.ConfigException;
+import io.ingot.config.proto.ModelConfig;
+import io.ingot.repository.BackendAutoCompleter;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.ServiceLoader;
+
+/**
+ * The backends found with {@link ServiceLoader}, looked up by a model's {@code backend}, or by its {@code platform}
+ * when no backend is named.
+ */
+final class BackendRegistry
+{
+    private final Map<String, BackendFactory> byName = new LinkedHashMap<>();
+    private final Map<String, BackendFactory> byPlatform = new LinkedHashMap<>();
+
+    BackendRegistry()
+    {
+        for (final BackendFactory factory : ServiceLoader.load(BackendFactory.class))
+        {
+            byName.putIfAbsent(factory.name(), factory);
+            for (final String platform : factory.platforms())
+            {
+                byPlatform.putIfAbsent(platform, factory);
+            }
+        }
+    }
+
+    /**
+     * @param config a configuration with {@code backend} and/or {@code platform}
+     * @return the factory serving it, or {@code null}
+     */
+    BackendFactory find(final ModelConfig config)
+    {
+        if (!config.getBackend().isEmpty())
+        {
+            final BackendFactory factory = byName.get(config.getBackend());
+            if (factory != null)
+            {
+                return factory;
+            }
+        }
+        return config.getPlatform().isEmpty() ? null : byPlatform.get(config.getPlatform());
+    }
+
+    /**
+     * @param config a configuration
+     * @return the factory, or an exception naming the model, its backend/platform and the backends available
+     */
+    BackendFactory require(final ModelConfig config)
+    {
+        final BackendFactory factory = find(config);
+        if (factory == null)
+        {
+            throw new IllegalStateException("model '" + config.getName() + "': no backend for backend '"
+                + config.getBackend() + "' / platform '" + config.getPlatform() + "'; available backends: "
+                + byName.keySet() + ", platforms: " + byPlatform.keySet());
+        }
+        return factory;
+    }
+
+    /** @return the backend auto-complete hook for the repository scan. */
+    BackendAutoCompleter autoCompleter()
+    {
+        return (config, directory, versions) ->
+        {
+            final BackendFactory factory = find(config);
+            if (factory == null)
+            {
+                return config;
+            }
+            try
+            {
+                return factory.autoComplete(config, directory, versions);
+            }
+            catch (final ConfigException ex)
+            {
+                throw ex;
+            }
+            catch (final Exception ex)
+            {
+                throw new ConfigException(ConfigException.Category.INVALID_ARG, "model '" + config.getName()
+                    + "': backend '" + factory.name() + "' could not complete the configuration: "
+                    + ex.getMessage(), ex);
+            }
+        };
+    }
+
+    /** @return the backend names. */
+    Collection<String> names()
+    {
+        return byName.keySet();
+    }
+}

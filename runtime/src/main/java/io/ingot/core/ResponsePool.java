@@ -1,0 +1,20 @@
+package io.ingot.core;
+
+import io.ingot.api.InferenceResponse;
+import io.ingot.api.ResponseAssembly;
+import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
+
+import java.util.function.Consumer;
+
+/** Recycles closed responses so that steady-state traffic allocates none. */
+final class ResponsePool
+{
+    private final ManyToManyConcurrentArrayQueue<InferenceResponse> free = new ManyToManyConcurrentArrayQueue<>(8192);
+    private final Consumer<InferenceResponse> recycler = free::offer;
+
+    InferenceResponse acquire()
+    {
+        final InferenceResponse response = free.poll();
+        return response != null ? response : ResponseAssembly.newResponse(recycler);
+    }
+}

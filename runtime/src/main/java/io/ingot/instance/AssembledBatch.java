@@ -1,0 +1,357 @@
+package io.ingot.instance;
+
+import io.ingot.api.DataType;
+import io.ingot.api.InferenceRequest;
+import io.ingot.backend.Batch;
+import io.ingot.backend.BatchInput;
+import io.ingot.config.proto.ModelConfig;
+import io.ingot.config.proto.ModelOutput;
+import io.ingot.device.PinnedAllocator;
+import io.ingot.scheduler.Payload;
+import io.ingot.scheduler.PendingRequest;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The {@link Batch} an instance hands its engine: inputs assembled into one staging set (or passed through for a
+ * batch of one), and outputs allocated in staging or, for a batch of one, straight in the response's memory.
+ * Reused for every batch of its instance; one staging set of the instance's two.
+ */
+final class AssembledBatch implements Batch
+{
+    /** One assembled input. */
+    static final class InputView implements BatchInput
+    {
+        final String name;
+        final DataType dataType;
+        long[] shape = new long[8];
+        int rank;
+        MemorySegment data;
+        boolean present;
+
+        InputView(final String name, final DataType dataType)
+        {
+            this.name = name;
+            this.dataType = dataType;
+        }
+
+        @Override
+        public String name()
+        {
+            return name;
+        }
+
+        @Override
+        public DataType dataType()
+        {
+            return dataType;
+        }
+
+        @Override
+        public int rank()
+        {
+            return rank;
+        }
+
+        @Override
+        public long dim(final int dimension)
+        {
+            if (dimension < 0 || dimension >= rank)
+            {
+                throw new IndexOutOfBoundsException("dimension " + dimension + " of input '" + name + "' with rank "
+                    + rank);
+            }
+            return shape[dimension];
+        }
+
+        @Override
+        public long[] shape()
+        {
+            return Arrays.copyOf(shape, rank);
+        }
+
+        @Override
+        public MemorySegment data()
+        {
+            return data;
+        }
+    }
+
+    /** One output as the engine produced it. */
+    static final class OutputSlot
+    {
+        final String name;
+        final DataType dataType;
+        long[] shape = new long[8];
+        int rank;
+        MemorySegment data;
+        MemorySegment allocation;
+        boolean allocated;
+        /** True when {@link #data} is the single request's response memory. */
+        boolean direct;
+
+        OutputSlot(final String name, final DataType dataType)
+        {
+            this.name = name;
+            this.dataType = dataType;
+        }
+    }
+
+    private final InstanceHost host;
+    private final ModelConfig config;
+    private final boolean batchDimension;
+    private final boolean acceptsHeapInputs;
+    final InputView[] inputs;
+    private final InputView[] presentInputs;
+    private int presentCount;
+    final OutputSlot[] outputs;
+    private final Map<String, Integer> inputIndex = new HashMap<>();
+    private final Map<String, Integer> outputIndex = new HashMap<>();
+    private final StagingBuffer[] inputStaging;
+    private final StagingBuffer[] outputStaging;
+
+    Payload payload;
+    private long requestedOutputs;
+
+    AssembledBatch(final InstanceHost host, final PinnedAllocator allocator, final boolean acceptsHeapInputs)
+    {
+        this.host = host;
+        this.config = host.config();
+        this.batchDimension = config.getMaxBatchSize() > 0;
+        this.acceptsHeapInputs = acceptsHeapInputs;
+        inputs = new InputView[config.getInputCount()];
+        presentInputs = new InputView[config.getInputCount()];
+        inputStaging = new StagingBuffer[inputs.length];
+        for (int i = 0; i < inputs.length; i++)
+        {
+            inputs[i] = new InputView(config.getInput(i).getName(),
+                DataType.fromConfigNumber(config.getInput(i).getDataTypeValue()));
+            inputIndex.put(inputs[i].name, i);
+            inputStaging[i] = new StagingBuffer(allocator);
+        }
+        outputs = new OutputSlot[config.getOutputCount()];
+        outputStaging = new StagingBuffer[outputs.length];
+        for (int i = 0; i < outputs.length; i++)
+        {
+            final ModelOutput output = config.getOutput(i);
+            outputs[i] = new OutputSlot(output.getName(), DataType.fromConfigNumber(output.getDataTypeValue()));
+            outputIndex.put(outputs[i].name, i);
+            outputStaging[i] = new StagingBuffer(allocator);
+        }
+    }
+
+    /** Assembles the payload's inputs: each request's bytes copied once into its rows, or passed through. */
+    void assemble(final Payload batch)
+    {
+        this.payload = batch;
+        requestedOutputs = 0;
+        for (int r = 0; r < batch.count(); r++)
+        {
+            requestedOutputs |= batch.get(r).requestedOutputs;
+        }
+        for (final OutputSlot output : outputs)
+        {
+            output.allocated = false;
+            output.direct = false;
+            output.data = null;
+        }
+        presentCount = 0;
+        final PendingRequest first = batch.get(0);
+        for (int c = 0; c < inputs.length; c++)
+        {
+            final InputView view = inputs[c];
+            final int firstIndex = first.inputIndexByConfig[c];
+            view.present = firstIndex >= 0;
+            if (!view.present)
+            {
+                continue;
+            }
+            presentInputs[presentCount++] = view;
+            final InferenceRequest firstRequest = first.request;
+            final int rank = firstRequest.inputRank(firstIndex);
+            if (view.shape.length < rank)
+            {
+                view.shape = new long[rank];
+            }
+            for (int d = 0; d < rank; d++)
+            {
+                view.shape[d] = firstRequest.inputDim(firstIndex, d);
+            }
+            view.rank = rank;
+            if (batchDimension)
+            {
+                view.shape[0] = batch.batchSize();
+            }
+            final MemorySegment firstData = firstRequest.inputData(firstIndex);
+            if (batch.count() == 1 && (acceptsHeapInputs || firstData.isNative()))
+            {
+                view.data = firstData;
+                continue;
+            }
+            long total = 0;
+            for (int r = 0; r < batch.count(); r++)
+            {
+                final PendingRequest pending = batch.get(r);
+                total += pending.request.inputData(pending.inputIndexByConfig[c]).byteSize();
+            }
+            final MemorySegment staging = inputStaging[c].slice(total);
+            long offset = 0;
+            for (int r = 0; r < batch.count(); r++)
+            {
+                final PendingRequest pending = batch.get(r);
+                final MemorySegment source = pending.request.inputData(pending.inputIndexByConfig[c]);
+                MemorySegment.copy(source, 0, staging, offset, source.byteSize());
+                offset += source.byteSize();
+            }
+            view.data = staging;
+        }
+    }
+
+    @Override
+    public ModelConfig config()
+    {
+        return config;
+    }
+
+    @Override
+    public int batchSize()
+    {
+        return payload.batchSize();
+    }
+
+    @Override
+    public int requestCount()
+    {
+        return payload.count();
+    }
+
+    @Override
+    public int inputCount()
+    {
+        return presentCount;
+    }
+
+    @Override
+    public BatchInput input(final int index)
+    {
+        if (index < 0 || index >= presentCount)
+        {
+            throw new IndexOutOfBoundsException("input " + index + " of " + presentCount);
+        }
+        return presentInputs[index];
+    }
+
+    @Override
+    public BatchInput input(final String name)
+    {
+        final Integer index = inputIndex.get(name);
+        if (index == null)
+        {
+            throw new IllegalArgumentException("model '" + host.modelName() + "' has no input '" + name + "'");
+        }
+        final InputView view = inputs[index];
+        return view.present ? view : null;
+    }
+
+    @Override
+    public boolean isOutputRequested(final String name)
+    {
+        final Integer index = outputIndex.get(name);
+        return index != null && (requestedOutputs & (1L << index)) != 0;
+    }
+
+    @Override
+    public MemorySegment allocateOutput(final String name, final long[] shape)
+    {
+        final OutputSlot slot = slot(name);
+        if (slot.dataType == DataType.BYTES)
+        {
+            throw new IllegalArgumentException("output '" + name + "' of model '" + host.modelName()
+                + "' is BYTES: use allocateOutput(name, shape, byteSize)");
+        }
+        long elements = 1;
+        for (final long dim : shape)
+        {
+            if (dim < 0)
+            {
+                throw new IllegalArgumentException("output '" + name + "' of model '" + host.modelName()
+                    + "' has a negative dimension in shape " + Arrays.toString(shape));
+            }
+            elements = Math.multiplyExact(elements, dim);
+        }
+        return allocate(slot, shape, elements * slot.dataType.byteSize());
+    }
+
+    @Override
+    public MemorySegment allocateOutput(final String name, final long[] shape, final long byteSize)
+    {
+        if (byteSize < 0)
+        {
+            throw new IllegalArgumentException("output '" + name + "' byte size must be >= 0, was " + byteSize);
+        }
+        return allocate(slot(name), shape, byteSize);
+    }
+
+    private OutputSlot slot(final String name)
+    {
+        final Integer index = outputIndex.get(name);
+        if (index == null)
+        {
+            throw new IllegalArgumentException("model '" + host.modelName() + "' has no output '" + name + "'");
+        }
+        return outputs[index];
+    }
+
+    private MemorySegment allocate(final OutputSlot slot, final long[] shape, final long byteSize)
+    {
+        if (batchDimension && (shape.length == 0 || shape[0] != payload.batchSize()))
+        {
+            throw new IllegalArgumentException("output '" + slot.name + "' of model '" + host.modelName()
+                + "' must have batch dimension " + payload.batchSize() + ", got shape " + Arrays.toString(shape));
+        }
+        if (slot.shape.length < shape.length)
+        {
+            slot.shape = new long[shape.length];
+        }
+        System.arraycopy(shape, 0, slot.shape, 0, shape.length);
+        slot.rank = shape.length;
+        final int index = outputIndex.get(slot.name);
+        final PendingRequest only = payload.count() == 1 ? payload.get(0) : null;
+        if (only != null && (only.requestedOutputs & (1L << index)) != 0)
+        {
+            final MemorySegment memory = host.allocatorFor(only).allocate(slot.name, slot.dataType, slot.shape,
+                byteSize);
+            if (memory == null || memory.byteSize() < byteSize)
+            {
+                throw new IllegalStateException("response allocator returned "
+                    + (memory == null ? "null" : memory.byteSize() + " bytes") + " for output '" + slot.name
+                    + "' of model '" + host.modelName() + "', which needs " + byteSize + " bytes");
+            }
+            slot.allocation = memory;
+            slot.data = memory.asSlice(0, byteSize);
+            slot.direct = true;
+        }
+        else
+        {
+            slot.data = outputStaging[index].slice(byteSize);
+            slot.direct = false;
+        }
+        slot.allocated = true;
+        return slot.data;
+    }
+
+    void close()
+    {
+        for (final StagingBuffer buffer : inputStaging)
+        {
+            buffer.close();
+        }
+        for (final StagingBuffer buffer : outputStaging)
+        {
+            buffer.close();
+        }
+    }
+}

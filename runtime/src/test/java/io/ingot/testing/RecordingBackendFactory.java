@@ -1,0 +1,161 @@
+package io.ingot.testing;
+
+import io.ingot.backend.Backend;
+import io.ingot.backend.BackendFactory;
+import io.ingot.backend.Batch;
+import io.ingot.backend.BatchInput;
+import io.ingot.backend.Engine;
+import io.ingot.backend.ModelContext;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Test double ({@code backend: "recording"}): an INT32 identity engine that records the rows of every batch it runs,
+ * blocks on a gate when a row holds {@link #GATE}, and throws when a row holds {@link #FAIL}. The first input's rows
+ * carry each request's tag, so tests can read batch composition back.
+ */
+public final class RecordingBackendFactory implements BackendFactory
+{
+    /** A row value that makes the execution wait until {@link Recorder#openGate()}. */
+    public static final int GATE = -1;
+    /** A row value that makes the execution throw. */
+    public static final int FAIL = -2;
+
+    private static final ConcurrentHashMap<String, Recorder> RECORDERS = new ConcurrentHashMap<>();
+
+    /** What one model's engines saw. */
+    public static final class Recorder
+    {
+        /** Rows of each executed batch, in execution order. */
+        public final List<List<Integer>> batches = new CopyOnWriteArrayList<>();
+        /** Start and end {@link System#nanoTime()} of each execution, in execution order. */
+        public final List<long[]> spans = new CopyOnWriteArrayList<>();
+        private volatile CountDownLatch gate = new CountDownLatch(1);
+        private final CountDownLatch gateReached = new CountDownLatch(1);
+
+        /** Lets gated executions continue. */
+        public void openGate()
+        {
+            gate.countDown();
+        }
+
+        /**
+         * Waits until an execution is blocked at the gate.
+         *
+         * @throws InterruptedException when interrupted
+         */
+        public void awaitGateReached() throws InterruptedException
+        {
+            if (!gateReached.await(30, TimeUnit.SECONDS))
+            {
+                throw new AssertionError("no execution reached the gate within 30 s");
+            }
+        }
+
+        /** @return the sizes of the batches executed so far, gate batches included. */
+        public List<Integer> batchSizes()
+        {
+            final List<Integer> sizes = new ArrayList<>();
+            for (final List<Integer> batch : batches)
+            {
+                sizes.add(batch.size());
+            }
+            return sizes;
+        }
+    }
+
+    /**
+     * @param model model name
+     * @return its recorder (created on first use; reset with {@link #reset(String)})
+     */
+    public static Recorder recorder(final String model)
+    {
+        return RECORDERS.computeIfAbsent(model, key -> new Recorder());
+    }
+
+    /**
+     * Forgets what a model recorded.
+     *
+     * @param model model name
+     */
+    public static void reset(final String model)
+    {
+        RECORDERS.remove(model);
+    }
+
+    @Override
+    public String name()
+    {
+        return "recording";
+    }
+
+    @Override
+    public Backend load(final ModelContext context)
+    {
+        final Recorder recorder = recorder(context.modelName());
+        final long delayNs = Long.parseLong(context.parameter("execute_us", "0")) * 1000;
+        return instance -> new RecordingEngine(recorder, delayNs);
+    }
+
+    private static final class RecordingEngine implements Engine
+    {
+        private final Recorder recorder;
+        private final long delayNs;
+
+        RecordingEngine(final Recorder recorder, final long delayNs)
+        {
+            this.recorder = recorder;
+            this.delayNs = delayNs;
+        }
+
+        @Override
+        public void execute(final Batch batch) throws Exception
+        {
+            final long start = System.nanoTime();
+            final BatchInput input = batch.input(0);
+            final MemorySegment data = input.data();
+            final List<Integer> rows = new ArrayList<>();
+            final long elements = data.byteSize() / 4;
+            final long perRow = batch.config().getMaxBatchSize() > 0 ? elements / batch.batchSize() : elements;
+            for (long e = 0; e < elements; e += Math.max(1, perRow))
+            {
+                rows.add(data.get(ValueLayout.JAVA_INT_UNALIGNED, e * 4));
+            }
+            recorder.batches.add(List.copyOf(rows));
+            if (rows.contains(GATE))
+            {
+                recorder.gateReached.countDown();
+                if (!recorder.gate.await(60, TimeUnit.SECONDS))
+                {
+                    throw new IllegalStateException("gate was never opened");
+                }
+            }
+            if (rows.contains(FAIL))
+            {
+                throw new IllegalStateException("injected failure");
+            }
+            if (delayNs > 0)
+            {
+                Thread.sleep(delayNs / 1_000_000, (int)(delayNs % 1_000_000));
+            }
+            for (int o = 0; o < batch.config().getOutputCount(); o++)
+            {
+                final String name = batch.config().getOutput(o).getName();
+                if (batch.isOutputRequested(name))
+                {
+                    final BatchInput source = batch.input(o);
+                    final MemorySegment out = batch.allocateOutput(name, source.shape());
+                    MemorySegment.copy(source.data(), 0, out, 0, source.data().byteSize());
+                }
+            }
+            recorder.spans.add(new long[] {start, System.nanoTime()});
+        }
+    }
+}
