@@ -11,16 +11,19 @@ import java.lang.foreign.MemorySegment;
  * <ul>
  *   <li>{@link #allocate(long, Arena)} returns a native segment of exactly {@code byteSize} bytes, aligned to at
  *       least {@link #alignment()}, filled with zeros;</li>
- *   <li>the memory is freed exactly once, when {@code arena} closes; the segment is unusable afterwards;</li>
+ *   <li>the memory is freed exactly once, when {@code arena} closes; the segment is unusable afterwards (its
+ *       {@linkplain MemorySegment#scope() scope} is the arena's);</li>
  *   <li>a negative size is an {@link IllegalArgumentException} naming the value; use after {@link #close()} is an
- *       {@link IllegalStateException}.</li>
+ *       {@link IllegalStateException}, and so is allocating into a closed arena;</li>
+ *   <li>closing twice is harmless, and closing never frees memory already handed out.</li>
  * </ul>
- * Implementations are thread-safe.
+ * Implementations are thread-safe. {@link PinnedAllocators#automatic()} picks the implementation for this machine.
  */
 public interface PinnedAllocator extends AutoCloseable
 {
     /**
-     * Allocates zeroed memory that lives until {@code arena} is closed.
+     * Allocates zeroed memory that lives until {@code arena} is closed. Not for per-request use: page-locked
+     * memory is expensive to allocate, so callers allocate staging buffers once and reuse them.
      *
      * @param byteSize number of bytes, {@code >= 0}
      * @param arena    the owner of the memory; closing it frees the memory

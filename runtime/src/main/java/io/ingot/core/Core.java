@@ -23,7 +23,9 @@ import io.ingot.config.NormalizeContext;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInput;
 import io.ingot.config.proto.ModelOutput;
+import io.ingot.device.CudaDevice;
 import io.ingot.device.PinnedAllocator;
+import io.ingot.device.PinnedAllocators;
 import io.ingot.repository.ModelConfigs;
 import io.ingot.repository.ModelRepository;
 import io.ingot.repository.ModelVersion;
@@ -80,11 +82,11 @@ public final class Core implements InferenceCore
     {
         this.options = options;
         this.pinnedAllocator = options.pinnedAllocator() != null ? options.pinnedAllocator()
-            : io.ingot.device.PinnedAllocators.automatic();
+            : PinnedAllocators.automatic();
         this.defaultAllocator = options.responseAllocator() != null ? options.responseAllocator()
             : new PooledResponseAllocator();
-        this.normalizeContext = NormalizeContext.withGpus(io.ingot.device.PinnedAllocators.discovery().devices()
-            .stream().map(io.ingot.device.CudaDevice::index).toList());
+        this.normalizeContext = NormalizeContext.withGpus(PinnedAllocators.discovery().devices().stream()
+            .map(CudaDevice::index).toList());
     }
 
     /**

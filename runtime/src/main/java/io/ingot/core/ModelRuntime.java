@@ -198,7 +198,7 @@ final class ModelRuntime implements InstanceHost, RequestCompleter
             recycle(pending);
             throw ex;
         }
-        if (!RequestLifecycle.begin(request, batcher.waker()))
+        if (!RequestLifecycle.begin(request, batcher.cancelHook()))
         {
             recycle(pending);
             throw new IllegalStateException("request '" + request.id() + "' for model '" + name

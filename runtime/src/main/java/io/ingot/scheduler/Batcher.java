@@ -47,6 +47,8 @@ public final class Batcher implements Runnable
     private final ArrayList<PendingRequest> rejected = new ArrayList<>();
     private final ArrayList<PendingRequest> cancelled = new ArrayList<>();
     private final Runnable wakeRunnable = this::wakeAlways;
+    private final Runnable cancelRunnable = this::onCancel;
+    private volatile boolean sweepRequested;
 
     private volatile Thread thread;
     private volatile boolean parked;
@@ -91,10 +93,22 @@ public final class Batcher implements Runnable
         this.hasTimeouts = settings.dynamic() && timeouts;
     }
 
-    /** @return a runnable that wakes the batcher (for instance threads and cancellation). */
+    /** @return a runnable that wakes the batcher (for instance threads that became idle). */
     public Runnable waker()
     {
         return wakeRunnable;
+    }
+
+    /** @return a runnable that tells the batcher a queued request was cancelled, so it answers it promptly. */
+    public Runnable cancelHook()
+    {
+        return cancelRunnable;
+    }
+
+    private void onCancel()
+    {
+        sweepRequested = true;
+        wakeAlways();
     }
 
     /**
@@ -196,8 +210,9 @@ public final class Batcher implements Runnable
             if (!payloads.slotAvailable())
             {
                 final long now = System.nanoTime();
-                if (now >= nextSweepNs)
+                if (now >= nextSweepNs || sweepRequested)
                 {
+                    sweepRequested = false;
                     final long earliest = rejectExpired(now);
                     sendEnded();
                     nextSweepNs = Math.min(now + SLOT_SWEEP_NS, earliest);
@@ -465,7 +480,8 @@ public final class Batcher implements Runnable
     }
 
     /**
-     * Rejects every expired request of REJECT levels (the sweep that runs while no instance is free).
+     * The sweep that runs while no instance is free: answers cancelled requests and rejects expired requests of
+     * REJECT levels, so that neither waits for an instance (Triton sweeps REJECT levels every 500 ms).
      *
      * @return the earliest remaining deadline, or {@code Long.MAX_VALUE}
      */
@@ -475,26 +491,34 @@ public final class Batcher implements Runnable
         for (long level = levels.first(); level >= 0; level = levels.next(level))
         {
             final PolicyQueue queue = levels.queue(level);
-            if (queue.policy.delayOnTimeout())
+            final boolean reject = !queue.policy.delayOnTimeout();
+            for (int part = 0; part < 2; part++)
             {
-                continue;
-            }
-            int index = 0;
-            while (index < queue.queue.size())
-            {
-                final PendingRequest candidate = queue.queue.get(index);
-                if (candidate.deadlineNs != 0 && now > candidate.deadlineNs)
+                final RequestDeque deque = part == 0 ? queue.queue : queue.delayed;
+                int index = 0;
+                while (index < deque.size())
                 {
-                    queue.queue.removeAt(index);
-                    leave(candidate);
-                    rejected.add(candidate);
-                    continue;
+                    final PendingRequest candidate = deque.get(index);
+                    if (candidate.request.isCancelled())
+                    {
+                        deque.removeAt(index);
+                        leave(candidate);
+                        cancelled.add(candidate);
+                        continue;
+                    }
+                    if (reject && candidate.deadlineNs != 0)
+                    {
+                        if (now > candidate.deadlineNs)
+                        {
+                            deque.removeAt(index);
+                            leave(candidate);
+                            rejected.add(candidate);
+                            continue;
+                        }
+                        earliest = Math.min(earliest, candidate.deadlineNs + 1);
+                    }
+                    index++;
                 }
-                if (candidate.deadlineNs != 0)
-                {
-                    earliest = Math.min(earliest, candidate.deadlineNs + 1);
-                }
-                index++;
             }
         }
         return earliest;

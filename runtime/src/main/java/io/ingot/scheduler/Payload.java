@@ -33,8 +33,12 @@ public final class Payload
         requests = new PendingRequest[Math.max(1, capacity)];
     }
 
-    /** Empties the payload for reuse. */
-    public void reset()
+    /**
+     * Drops the executed requests. The payload stays {@link #EXECUTING} — closed to appends — until the batcher
+     * takes it from the pool again with {@link #reset()}, so a batcher still holding it as its current payload sees it
+     * taken and never appends to a recycled object.
+     */
+    public void recycle()
     {
         for (int i = 0; i < count; i++)
         {
@@ -42,6 +46,12 @@ public final class Payload
         }
         count = 0;
         batchSize = 0;
+    }
+
+    /** Makes a recycled payload appendable again (batcher only, when it starts a new batch with it). */
+    public void reset()
+    {
+        recycle();
         saturated = false;
         state.set(READY);
     }

@@ -58,7 +58,12 @@ public final class PayloadQueue
     public Payload acquire()
     {
         final Payload payload = free.poll();
-        return payload != null ? payload : new Payload(payloadCapacity);
+        if (payload == null)
+        {
+            return new Payload(payloadCapacity);
+        }
+        payload.reset();
+        return payload;
     }
 
     /**
@@ -68,7 +73,7 @@ public final class PayloadQueue
      */
     public void release(final Payload payload)
     {
-        payload.reset();
+        payload.recycle();
         free.offer(payload);
     }
 
