@@ -104,6 +104,7 @@ public final class IpcClient implements AutoCloseable
     private final IpcRingReader.Handler decoder = this::onResponseRecord;
     private IpcResponse decoded;
 
+    private String goneReason;
     private long lastServerHeartbeat = -1;
     private long lastServerHeartbeatChange;
     private long nextServerProbe;
@@ -342,6 +343,7 @@ public final class IpcClient implements AutoCloseable
     public long trySubmit(final IpcRequest request)
     {
         checkUsable();
+        checkServer(System.nanoTime());
         final int length = request.encodedLength();
         if (length > IpcLimits.MAX_REQUEST_FRAME_LENGTH)
         {
@@ -585,6 +587,10 @@ public final class IpcClient implements AutoCloseable
      */
     private void checkServer(final long now)
     {
+        if (goneReason != null)
+        {
+            throw gone(goneReason);
+        }
         if (header.serverState() == HeaderDescriptor.SERVER_CLOSED)
         {
             throw gone("has closed");
@@ -612,6 +618,7 @@ public final class IpcClient implements AutoCloseable
 
     private IpcServerGoneException gone(final String what)
     {
+        goneReason = what;
         final long replacement = region.replacementGeneration();
         if (replacement != 0)
         {
