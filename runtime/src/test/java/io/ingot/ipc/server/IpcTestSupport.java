@@ -66,6 +66,14 @@ final class IpcTestSupport
             + " output [{ name: 'OUTPUT0' data_type: TYPE_FP32 dims: [-1] }]");
     }
 
+    /** BYTES identity of any length. */
+    static ModelConfig identityBytes()
+    {
+        return config("name: 'identity_bytes' backend: 'identity' max_batch_size: 0"
+            + " input [{ name: 'INPUT0' data_type: TYPE_STRING dims: [-1] }]"
+            + " output [{ name: 'OUTPUT0' data_type: TYPE_STRING dims: [-1] }]");
+    }
+
     /** An identity that takes {@code micros} per execution, so that requests stay in flight. */
     static ModelConfig slow(final long micros)
     {
@@ -94,7 +102,7 @@ final class IpcTestSupport
     /** The models every IPC test server serves. */
     static InferenceCore standardCore()
     {
-        return core(addSub(), addSubBatched(), identity(), slow(300_000));
+        return core(addSub(), addSubBatched(), identity(), identityBytes(), slow(300_000));
     }
 
     /** Small slabs and quick liveness, for tests. */
