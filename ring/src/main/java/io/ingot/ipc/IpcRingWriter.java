@@ -157,13 +157,25 @@ public final class IpcRingWriter
     }
 
     /**
-     * @return bytes of the ring not holding unread records
+     * Bytes of the ring not holding unread records. Safe from any thread: it takes the tail between two equal reads
+     * of the head, so that producer and consumer moving meanwhile cannot make the answer impossible (as Agrona's
+     * {@code size()} does); when the head keeps moving, it answers 0, the cautious value.
+     *
+     * @return free bytes
      * @throws IpcRingCorruptException when the consumer's head position is impossible
      */
     public int freeBytes()
     {
-        final long tail = buffer.get(SharedMemory.LONG, tailIndex);
-        return capacity - used(tail, SharedMemory.getLongAcquire(buffer, headIndex));
+        for (int attempt = 0; attempt < 16; attempt++)
+        {
+            final long head = SharedMemory.getLongAcquire(buffer, headIndex);
+            final long tail = SharedMemory.getLongAcquire(buffer, tailIndex);
+            if (SharedMemory.getLongAcquire(buffer, headIndex) == head)
+            {
+                return capacity - used(tail, head);
+            }
+        }
+        return 0;
     }
 
     private int claim(final int recordLength)

@@ -174,7 +174,7 @@ class IpcRingTest
     }
 
     @Test
-    void oneProducerThreadAndOneConsumerThreadExchangeEveryRecordIntact() throws Exception
+    void oneProducerThreadAndOneConsumerThreadExchangeEveryRecordIntactWhileAThirdWatchesTheRoom() throws Exception
     {
         final MemorySegment memory = ring(64 * 1024);
         final IpcRingWriter writer = new IpcRingWriter(memory);
@@ -184,7 +184,7 @@ class IpcRingTest
         final Thread producer = Thread.ofPlatform().start(() ->
         {
             final Random random = new Random(11);
-            for (long seq = 0; seq < records; )
+            for (long seq = 0; seq < records && failure.get() == null; )
             {
                 final int length = 8 + random.nextInt(200) * 8;
                 final int index = writer.tryClaim(1, length);
@@ -199,6 +199,25 @@ class IpcRingTest
                 }
                 writer.commit(index);
                 seq++;
+            }
+        });
+        final Thread observer = Thread.ofPlatform().start(() ->
+        {
+            // The server checks a response ring's room from a thread that neither writes nor reads it.
+            while (producer.isAlive() && failure.get() == null)
+            {
+                try
+                {
+                    final int free = writer.freeBytes();
+                    if (free < 0 || free > writer.capacity())
+                    {
+                        failure.compareAndSet(null, new AssertionError("free bytes " + free));
+                    }
+                }
+                catch (final IpcRingCorruptException ex)
+                {
+                    failure.compareAndSet(null, ex);
+                }
             }
         });
         final long[] next = {0};
@@ -221,6 +240,7 @@ class IpcRingTest
             assertTrue(System.nanoTime() < deadline, "exchange took longer than 120 s");
         }
         producer.join();
+        observer.join();
         assertNull(failure.get());
         assertEquals(records, next[0]);
     }

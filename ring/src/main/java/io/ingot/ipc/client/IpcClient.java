@@ -549,7 +549,7 @@ public final class IpcClient implements AutoCloseable
     private IdleStrategy idleStrategy()
     {
         return options.busySpin() ? new BusySpinIdleStrategy()
-            : new BackoffIdleStrategy(200, 50, 1_000, 200_000);
+            : new BackoffIdleStrategy(100, 5_000, 1_000, 200_000);
     }
 
     private void checkUsable()

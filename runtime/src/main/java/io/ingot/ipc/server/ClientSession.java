@@ -186,29 +186,42 @@ final class ClientSession
     int poll()
     {
         int handled = 0;
-        try
+        while (handled < POLL_BATCH && phase == SERVING && hasRoomForRequest())
         {
-            while (handled < POLL_BATCH && phase == SERVING && hasRoomForRequest())
+            try
             {
                 if (requests.read(handler, 1) == 0)
                 {
                     break;
                 }
-                handled++;
             }
-        }
-        catch (final IpcRingCorruptException ex)
-        {
-            fault(ClientEntryDescriptor.FAULT_RING_CORRUPT, "request ring corrupt: " + ex.getMessage());
+            catch (final IpcRingCorruptException ex)
+            {
+                fault(ClientEntryDescriptor.FAULT_RING_CORRUPT, "request ring corrupt: " + ex.getMessage());
+                break;
+            }
+            handled++;
         }
         return handled;
     }
 
+    /** Room for one more request in flight, and in the response ring for its answer and all earlier ones. */
     private boolean hasRoomForRequest()
     {
         final int busy = inFlight.get();
-        return busy < maxInFlight
-            && responses.freeBytes() >= (long)(busy + 2) * IpcLimits.MAX_RESPONSE_RECORD_LENGTH;
+        if (busy >= maxInFlight)
+        {
+            return false;
+        }
+        try
+        {
+            return responses.freeBytes() >= (long)(busy + 2) * IpcLimits.MAX_RESPONSE_RECORD_LENGTH;
+        }
+        catch (final IpcRingCorruptException ex)
+        {
+            fault(ClientEntryDescriptor.FAULT_RING_CORRUPT, "response ring corrupt: " + ex.getMessage());
+            return false;
+        }
     }
 
     private void onRecord(final int type, final MemorySegment buffer, final int offset, final int length)

@@ -408,7 +408,7 @@ public final class IpcServer implements AutoCloseable
         return switch (mode)
         {
             case BLOCKING -> new BackoffIdleStrategy(100, 10, 1_000, 1_000_000);
-            case BACKOFF -> new BackoffIdleStrategy(1_000, 100, 1_000, 50_000);
+            case BACKOFF -> new BackoffIdleStrategy(100, 5_000, 1_000, 50_000);
             case SPINNING -> new BusySpinIdleStrategy();
         };
     }
