@@ -1,0 +1,163 @@
+package io.ingot.cli;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The commands against the real runtime core, over a repository of built-in-backend models. */
+class CommandsTest
+{
+    @TempDir
+    Path repository;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @BeforeEach
+    void writeRepository() throws IOException
+    {
+        model("add_sub", """
+            name: "add_sub" backend: "add_sub" max_batch_size: 8
+            input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] },
+                    { name: "INPUT1" data_type: TYPE_FP32 dims: [ 4 ] } ]
+            output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] },
+                     { name: "OUTPUT1" data_type: TYPE_FP32 dims: [ 4 ] } ]
+            dynamic_batching { preferred_batch_size: [ 4, 8 ] max_queue_delay_microseconds: 2000 }
+            """);
+        model("identity", """
+            name: "identity" backend: "identity" max_batch_size: 8
+            input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ -1 ] } ]
+            output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ -1 ] } ]
+            """);
+        RecordingFrontend.EVENTS.clear();
+    }
+
+    private void model(final String name, final String config) throws IOException
+    {
+        Files.createDirectories(repository.resolve(name).resolve("1"));
+        Files.writeString(repository.resolve(name).resolve("config.pbtxt"), config);
+    }
+
+    private int run(final String... args)
+    {
+        return IngotCli.run(args, CoreOpener.DEFAULT, new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String out()
+    {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err()
+    {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void validateListsEveryModelAndExitsZero()
+    {
+        assertEquals(0, run("models", "validate", repository.toString()), err());
+        assertTrue(out().contains(
+            "add_sub   1        add_sub           dynamic (max 8, preferred [4,8], delay 2000us)"), out());
+        assertTrue(out().contains("identity  1        identity"), out());
+        assertTrue(out().contains("2 model(s) valid"), out());
+    }
+
+    @Test
+    void validateNamesEveryBrokenModelAndExitsNonZero() throws IOException
+    {
+        model("typo", "name: \"typo\" backend: \"identity\" max_batch_size: -1");
+        model("nobackend", """
+            name: "nobackend" backend: "no_such_backend"
+            input [ { name: "X" data_type: TYPE_FP32 dims: [ 1 ] } ]
+            output [ { name: "Y" data_type: TYPE_FP32 dims: [ 1 ] } ]
+            """);
+        assertEquals(1, run("models", "validate", repository.toString()));
+        assertTrue(err().contains("error: model 'nobackend': no backend for backend 'no_such_backend'"), err());
+        assertTrue(err().contains("typo"), err());
+        assertTrue(err().contains("2 of 4 model(s) failed validation"), err());
+        assertTrue(out().contains("add_sub"), "the valid models are still listed: " + out());
+    }
+
+    @Test
+    void validateWithLoadLoadsEveryModel()
+    {
+        assertEquals(0, run("models", "validate", "--load", repository.toString()), err());
+        assertTrue(out().contains("READY"), out());
+        assertTrue(out().contains("2 model(s) valid and loaded"), out());
+    }
+
+    @Test
+    void inferPrintsTheOutputs()
+    {
+        assertEquals(0, run("infer", "--model-repository", repository.toString(), "-m", "add_sub",
+            "--input", "INPUT0=1,2,3,4", "--input", "INPUT1=10,10,10,10", "-o", "OUTPUT1"), err());
+        assertEquals("""
+            OUTPUT1 FP32 [1,4]
+              -9.0, -8.0, -7.0, -6.0
+            """, out());
+    }
+
+    @Test
+    void inferRejectsBadInputWithTheSpecificError()
+    {
+        assertEquals(2, run("infer", "--model-repository", repository.toString(), "-m", "add_sub",
+            "--input", "INPUT0=1,2,3", "--input", "INPUT1=1,1,1,1"));
+        assertTrue(err().contains("error: input 'INPUT0' of model 'add_sub' needs 4 values for shape [1,4], got 3"),
+            err());
+        assertEquals(2, run("infer", "--model-repository", repository.toString(), "-m", "identity",
+            "--input", "INPUT0=1,x"));
+        assertTrue(err().contains("error: input 'INPUT0': value 2 of 2 ('x') is not a valid FP32 value"), err());
+        assertEquals(2, run("infer", "--model-repository", repository.toString(), "-m", "identity",
+            "--input", "IN=1"));
+        assertTrue(err().contains("error: model 'identity' has no input 'IN'"), err());
+        assertEquals(2, run("infer", "--model-repository", repository.toString(), "-m", "missing",
+            "--input", "IN=1"));
+        assertTrue(err().contains("error: model 'missing' is not in"), err());
+    }
+
+    @Test
+    void serveStartsTheFrontendsAndStopsThemBeforeTheCore() throws Exception
+    {
+        final ServeCommand serve = new ServeCommand(CoreOpener.DEFAULT,
+            new PrintStream(out, true, StandardCharsets.UTF_8));
+        final picocli.CommandLine command = new picocli.CommandLine(serve);
+        final int[] exit = {-1};
+        final Thread serving = Thread.ofPlatform().start(() -> exit[0] = command.execute("--model-repository",
+            repository.toString(), "--http-port", "18000", "--ipc", "ingot-test", "--frontend-setting", "a=b"));
+        assertTrue(serve.awaitServing(60, TimeUnit.SECONDS), out());
+        assertEquals(List.of("start http=18000 grpc=8001 metrics=8002 ipc=ingot-test settings={a=b}"),
+            RecordingFrontend.EVENTS);
+        assertTrue(out().contains("Started recording frontend on 127.0.0.1:18000"), out());
+        assertTrue(out().contains("Ingot is serving 2 model version(s)"), out());
+
+        serve.stop();
+        serving.join(TimeUnit.SECONDS.toMillis(60));
+        assertEquals(0, exit[0]);
+        assertEquals("close live=true", RecordingFrontend.EVENTS.get(1), "frontends close while the core still runs");
+        assertTrue(out().endsWith("Stopped.\n"), out());
+    }
+
+    @Test
+    void addsContributedSubcommandsAndSkipsNameClashes()
+    {
+        assertEquals(7, run("hello", "ingot"));
+        assertTrue(err().contains("warning: ignoring subcommand io.ingot.cli.ClashingSubcommand: the name 'serve' is"
+            + " taken"), err());
+        assertEquals(0, run("--help"));
+        assertTrue(out().contains("hello"), out());
+    }
+}

@@ -1,0 +1,190 @@
+package io.ingot.server.shm;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.ingot.server.proto.InferParameter;
+import io.ingot.server.proto.ModelInferRequest;
+import io.ingot.server.proto.ModelInferResponse;
+import io.ingot.server.testing.InferBody;
+import io.ingot.server.testing.InferResult;
+import io.ingot.server.testing.ServingFixture;
+import io.ingot.server.testing.ShmObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.http.HttpResponse;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Inference with tensors in client-created POSIX shared memory: inputs read and outputs written in place, over HTTP
+ * and gRPC; the response carries no tensor bytes.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SharedMemoryInferTest
+{
+    private static final ValueLayout.OfFloat FLOAT =
+        ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private final ServingFixture server = new ServingFixture();
+
+    @AfterAll
+    void stop()
+    {
+        server.close();
+    }
+
+    private void register(final String name, final ShmObject object, final long offset, final long size)
+    {
+        final HttpResponse<byte[]> response = server.post("/v2/systemsharedmemory/region/" + name + "/register",
+            "{\"key\":\"" + object.key() + "\",\"offset\":" + offset + ",\"byte_size\":" + size + "}");
+        assertEquals(200, response.statusCode(), new String(response.body(), StandardCharsets.UTF_8));
+    }
+
+    private static void writeInputs(final MemorySegment memory, final float base)
+    {
+        for (int i = 0; i < 16; i++)
+        {
+            memory.set(FLOAT, i * 4L, base + i);
+            memory.set(FLOAT, 64 + i * 4L, 10f * i);
+        }
+    }
+
+    private static void assertOutputs(final MemorySegment memory, final long offset, final float base)
+    {
+        for (int i = 0; i < 16; i++)
+        {
+            assertEquals(base + i + 10f * i, memory.get(FLOAT, offset + i * 4L), "OUTPUT0[" + i + "]");
+            assertEquals(base + i - 10f * i, memory.get(FLOAT, offset + 64 + i * 4L), "OUTPUT1[" + i + "]");
+        }
+    }
+
+    @Test
+    void httpRoundTripReadsAndWritesTheRegionsInPlace()
+    {
+        try (ShmObject object = new ShmObject(4096))
+        {
+            register("http_in", object, 0, 1024);
+            register("http_out", object, 1024, 1024);
+            writeInputs(object.memory(), 3f);
+            final HttpResponse<byte[]> response = server.send(new InferBody()
+                .shmInput("INPUT0", "FP32", new long[] {1, 16}, "http_in", 0, 64)
+                .shmInput("INPUT1", "FP32", new long[] {1, 16}, "http_in", 64, 64)
+                .shmOutput("OUTPUT0", "http_out", 0, 64)
+                .shmOutput("OUTPUT1", "http_out", 64, 64)
+                .request(server.httpUrl() + "/v2/models/add_sub/infer"));
+            final InferResult result = InferResult.of(response);
+            assertEquals(200, result.status(), result.json().toString());
+            assertEquals("application/json", response.headers().firstValue("content-type").orElseThrow());
+            final JsonObject output = result.output("OUTPUT0");
+            assertEquals("[1,16]", output.getAsJsonArray("shape").toString());
+            assertFalse(output.has("data") || output.has("parameters"), output.toString());
+            assertOutputs(object.memory(), 1024, 3f);
+
+            // An output region too small for the result is refused with the sizes.
+            final HttpResponse<byte[]> small = server.send(new InferBody()
+                .shmInput("INPUT0", "FP32", new long[] {1, 16}, "http_in", 0, 64)
+                .shmInput("INPUT1", "FP32", new long[] {1, 16}, "http_in", 64, 64)
+                .shmOutput("OUTPUT0", "http_out", 512, 32)
+                .request(server.httpUrl() + "/v2/models/add_sub/infer"));
+            assertEquals(400, small.statusCode());
+            assertTrue(new String(small.body(), StandardCharsets.UTF_8).contains("should be at least 64 bytes"));
+
+            // Out of bounds.
+            final HttpResponse<byte[]> outside = server.send(new InferBody()
+                .shmInput("INPUT0", "FP32", new long[] {1, 16}, "http_in", 1000, 64)
+                .shmInput("INPUT1", "FP32", new long[] {1, 16}, "http_in", 64, 64)
+                .request(server.httpUrl() + "/v2/models/add_sub/infer"));
+            assertEquals(400, outside.statusCode());
+            assertTrue(new String(outside.body(), StandardCharsets.UTF_8).contains("out of bounds"));
+            server.post("/v2/systemsharedmemory/unregister", "");
+        }
+    }
+
+    @Test
+    void grpcRoundTripLeavesRawOutputsEmpty()
+    {
+        try (ShmObject object = new ShmObject(4096))
+        {
+            register("grpc_in", object, 0, 128);
+            register("grpc_out", object, 2048, 128);
+            writeInputs(object.memory(), -7f);
+            final ModelInferResponse response = server.grpc().modelInfer(ModelInferRequest.newBuilder()
+                .setModelName("add_sub")
+                .addInputs(shmInput("INPUT0", "grpc_in", 0))
+                .addInputs(shmInput("INPUT1", "grpc_in", 64))
+                .addOutputs(shmOutput("OUTPUT0", "grpc_out", 0))
+                .addOutputs(shmOutput("OUTPUT1", "grpc_out", 64))
+                .build());
+            assertEquals(2, response.getRawOutputContentsCount());
+            assertTrue(response.getRawOutputContents(0).isEmpty() && response.getRawOutputContents(1).isEmpty());
+            assertOutputs(object.memory(), 2048, -7f);
+            server.post("/v2/systemsharedmemory/unregister", "");
+        }
+    }
+
+    @Test
+    void unregisterWhileARequestUsesTheRegionLetsTheRequestComplete() throws Exception
+    {
+        try (ShmObject object = new ShmObject(64))
+        {
+            register("busy", object, 0, 64);
+            object.memory().set(INT, 0, 1234);
+            final CompletableFuture<HttpResponse<byte[]>> inFlight = server.http().sendAsync(new InferBody()
+                .shmInput("INPUT0", "INT32", new long[] {1, 1}, "busy", 0, 4)
+                .shmOutput("OUTPUT0", "busy", 32, 4)
+                .request(server.httpUrl() + "/v2/models/slow/infer"), HttpResponse.BodyHandlers.ofByteArray());
+            final SharedMemoryRegion region = server.frontends().sharedMemory().status("busy").getFirst();
+            final long deadline = System.nanoTime() + 30_000_000_000L;
+            while (region.holders() == 0 && !inFlight.isDone() && System.nanoTime() < deadline)
+            {
+                Thread.onSpinWait();
+            }
+            assertTrue(region.holders() > 0, "the request never took hold of the region");
+
+            assertEquals(200, server.post("/v2/systemsharedmemory/region/busy/unregister", "").statusCode());
+            assertEquals(404, server.get("/v2/systemsharedmemory/region/busy/status").statusCode());
+            final HttpResponse<byte[]> refused = server.send(new InferBody()
+                .shmInput("INPUT0", "INT32", new long[] {1, 1}, "busy", 0, 4)
+                .request(server.httpUrl() + "/v2/models/slow/infer"));
+            assertEquals(400, refused.statusCode());
+            assertTrue(JsonParser.parseString(new String(refused.body(), StandardCharsets.UTF_8)).getAsJsonObject()
+                .get("error").getAsString().contains("'busy'"));
+
+            final HttpResponse<byte[]> completed = inFlight.get();
+            assertEquals(200, completed.statusCode(), new String(completed.body(), StandardCharsets.UTF_8));
+            assertEquals(1234, object.memory().get(INT, 32));
+            assertFalse(region.isMapped(), "the mapping is released once its last request completed");
+        }
+    }
+
+    private static ModelInferRequest.InferInputTensor shmInput(final String name, final String region,
+        final long offset)
+    {
+        return ModelInferRequest.InferInputTensor.newBuilder().setName(name).setDatatype("FP32").addShape(1)
+            .addShape(16)
+            .putParameters("shared_memory_region", InferParameter.newBuilder().setStringParam(region).build())
+            .putParameters("shared_memory_offset", InferParameter.newBuilder().setInt64Param(offset).build())
+            .putParameters("shared_memory_byte_size", InferParameter.newBuilder().setInt64Param(64).build())
+            .build();
+    }
+
+    private static ModelInferRequest.InferRequestedOutputTensor shmOutput(final String name, final String region,
+        final long offset)
+    {
+        return ModelInferRequest.InferRequestedOutputTensor.newBuilder().setName(name)
+            .putParameters("shared_memory_region", InferParameter.newBuilder().setStringParam(region).build())
+            .putParameters("shared_memory_offset", InferParameter.newBuilder().setInt64Param(offset).build())
+            .putParameters("shared_memory_byte_size", InferParameter.newBuilder().setInt64Param(64).build())
+            .build();
+    }
+}
