@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Checks ingot_ipc against a running Ingot IPC server that serves the IPC test models.
+
+    python3 ipc_selftest.py NAME            run the checks; prints "N passed, M failed", exits 1 on a failure
+    python3 ipc_selftest.py NAME --victim   submit slow requests, print "SUBMITTED <slot>", wait to be killed
+
+The server's models (runtime/src/test/java/io/ingot/ipc/server/IpcTestSupport.java): add_sub (FP32 [16]),
+identity (FP32 [-1]), identity_bytes (BYTES [-1]) and slow (an identity taking 300 ms).
+"""
+
+import sys
+import time
+import traceback
+
+import numpy as np
+
+from ingot_ipc import CapacityError, InferError, IpcClient
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+def test_add_sub_in_place(client):
+    a = client.empty((16,), np.float32)
+    b = client.empty((16,), np.float32)
+    a[:] = np.arange(16)
+    b[:] = 100 - 2 * np.arange(16)
+    with client.infer("add_sub", {"INPUT0": a, "INPUT1": b}, outputs=["OUTPUT0", "OUTPUT1"]) as result:
+        check(np.array_equal(result["OUTPUT0"], a + b), "sum %s" % result["OUTPUT0"])
+        check(np.array_equal(result["OUTPUT1"], a - b), "difference %s" % result["OUTPUT1"])
+        check(result["OUTPUT0"].dtype == np.float32 and result["OUTPUT0"].shape == (16,), "dtype and shape")
+        check(result.model_version == 1, "version %d" % result.model_version)
+    client.free(a)
+    client.free(b)
+
+
+def test_ordinary_arrays_are_copied_once_and_freed(client):
+    before = client.free_input_bytes()
+    x = np.linspace(-1, 1, 16, dtype=np.float32)
+    y = np.ones(16, dtype=">f4")  # big-endian input: converted to the little-endian wire format
+    with client.infer("add_sub", {"INPUT0": x, "INPUT1": y}) as result:
+        check(np.array_equal(result["OUTPUT0"], x + 1), "sum of copied inputs")
+        check(set(result.outputs) == {"OUTPUT0", "OUTPUT1"}, "no outputs named: all come back")
+    check(client.free_input_bytes() == before, "temporary copies are freed when the response arrives")
+
+
+def test_pipelined_requests_each_get_their_answer(client):
+    rng = np.random.default_rng(7)
+    pending = {}
+    for _ in range(64):
+        x = rng.integers(0, 1000, 16).astype(np.float32)
+        y = rng.integers(0, 1000, 16).astype(np.float32)
+        pending[client.submit("add_sub", {"INPUT0": x, "INPUT1": y}, outputs=["OUTPUT1"])] = x - y
+    for correlation_id in sorted(pending, reverse=True):
+        with client.wait(correlation_id) as response:
+            response.raise_for_status()
+            check(np.array_equal(response["OUTPUT1"], pending[correlation_id]), "response %d" % correlation_id)
+
+
+def test_a_mebibyte_comes_back_intact_many_times(client):
+    data = client.empty((256 * 1024,), np.float32)
+    data[:] = np.random.default_rng(3).random(256 * 1024, dtype=np.float32)
+    for _ in range(8):  # more than the output area holds at once: works only if releases free the space
+        with client.infer("identity", {"INPUT0": data}) as result:
+            check(np.array_equal(result["OUTPUT0"], data), "identity of 1 MiB")
+    client.free(data)
+
+
+def test_bytes_tensors(client):
+    words = [b"ingot", b"", "sp\u00e4ter".encode("utf-8"), b"\x00\xff"]
+    with client.infer("identity_bytes", {"INPUT0": np.array(words, dtype=object)}) as result:
+        check(list(result["OUTPUT0"]) == words, "BYTES identity %s" % list(result["OUTPUT0"]))
+
+
+def test_errors_name_what_is_wrong(client):
+    x = np.zeros(16, np.float32)
+    try:
+        client.infer("no_such_model", {"INPUT0": x})
+        raise AssertionError("an unknown model must fail")
+    except InferError as error:
+        check(error.status_name == "INVALID_ARG" and "'no_such_model'" in error.message, str(error))
+    try:
+        client.infer("add_sub", {"INPUT0": np.zeros(8, np.float32), "INPUT1": np.zeros(8, np.float32)})
+        raise AssertionError("a wrong shape must fail")
+    except InferError as error:
+        check(error.status_name == "INVALID_ARG", str(error))
+    for bad in (lambda: client.submit("m" * 200, {}), lambda: client.submit("add_sub", {"x" * 129: x})):
+        try:
+            bad()
+            raise AssertionError("an over-long name must be refused")
+        except ValueError:
+            pass
+    try:
+        client.empty((1 << 30,), np.float32)
+        raise AssertionError("more than the input area must be refused")
+    except CapacityError as error:
+        check("input area" in str(error), str(error))
+
+
+def victim(name):
+    client = IpcClient.connect(name)
+    data = client.empty((16,), np.float32)
+    for _ in range(8):
+        client.submit("slow", {"INPUT0": data})
+    print("SUBMITTED %d" % client.slot, flush=True)
+    while True:
+        time.sleep(60)
+
+
+def main():
+    name = sys.argv[1]
+    if "--victim" in sys.argv:
+        victim(name)
+    tests = [value for key, value in sorted(globals().items()) if key.startswith("test_")]
+    passed = failed = 0
+    with IpcClient.connect(name) as client:
+        for test in tests:
+            try:
+                test(client)
+                passed += 1
+                print("PASS", test.__name__, flush=True)
+            except Exception:
+                failed += 1
+                print("FAIL", test.__name__, flush=True)
+                traceback.print_exc(file=sys.stdout)
+    print("%d passed, %d failed" % (passed, failed), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
