@@ -1,0 +1,37 @@
+package io.ingot.server;
+
+import io.ingot.api.InferenceCore;
+import io.ingot.cli.Frontend;
+import io.ingot.cli.FrontendOptions;
+import io.ingot.ipc.server.IpcServer;
+
+/**
+ * Plugs the shared-memory transport into {@code ingot serve --ipc NAME}: clients in other processes reach the core
+ * through {@code /dev/shm/ingot-NAME} (layout and clients: {@code docs/ipc.md}).
+ */
+public final class IpcFrontend implements Frontend
+{
+    @Override
+    public String name()
+    {
+        return "ipc";
+    }
+
+    @Override
+    public boolean isEnabled(final FrontendOptions options)
+    {
+        return options.ipcName().isPresent();
+    }
+
+    @Override
+    public String describe(final FrontendOptions options)
+    {
+        return "shared memory at /dev/shm/ingot-" + options.ipcName().orElse("?");
+    }
+
+    @Override
+    public AutoCloseable start(final InferenceCore core, final FrontendOptions options)
+    {
+        return IpcServer.start(core, options.ipcName().orElseThrow());
+    }
+}
