@@ -25,13 +25,14 @@ def main():
         a[:] = np.arange(16, dtype=np.float32)
         b[:] = np.full(16, 1.0, dtype=np.float32)
         try:
-            result = client.infer(model, {"INPUT0": a, "INPUT1": b}, outputs=["OUTPUT0", "OUTPUT1"])
+            # examples/models/add_sub batches (max_batch_size 8): one row is shape [1, 16], the same memory.
+            result = client.infer(model, {"INPUT0": a.reshape(1, 16), "INPUT1": b.reshape(1, 16)},
+                                  outputs=["OUTPUT0", "OUTPUT1"])
         except InferError as error:
             if error.status_name != "INVALID_ARG":
                 raise
-            # A model with max_batch_size > 0 wants the batch dimension: the same memory as shape [1, 16].
-            result = client.infer(model, {"INPUT0": a.reshape(1, 16), "INPUT1": b.reshape(1, 16)},
-                                  outputs=["OUTPUT0", "OUTPUT1"])
+            # A model without a batch dimension (max_batch_size 0) takes shape [16].
+            result = client.infer(model, {"INPUT0": a, "INPUT1": b}, outputs=["OUTPUT0", "OUTPUT1"])
         with result:
             total = result["OUTPUT0"].reshape(-1)
             difference = result["OUTPUT1"].reshape(-1)
