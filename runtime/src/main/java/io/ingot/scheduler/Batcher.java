@@ -25,6 +25,7 @@ import java.util.function.Consumer;
  */
 public final class Batcher implements Runnable
 {
+    private static final System.Logger LOG = System.getLogger(Batcher.class.getName());
     private static final long SLOT_SWEEP_NS = 500_000_000L;
     private static final long NO_WAKE = Long.MAX_VALUE;
     private static final long ONE_MICRO = 1_000L;
@@ -239,19 +240,36 @@ public final class Batcher implements Runnable
                     payloadSize = current.batchSize();
                 }
             }
-            final long waitNs = settings.dynamic() ? formDynamicBatch(System.nanoTime(), payloadSize)
-                : formDefaultBatch();
-            if (waitNs == 0 && pendingCount > 0)
+            long waitNs = 0;
+            try
             {
-                dispatch(payloadSize);
+                waitNs = settings.dynamic() ? formDynamicBatch(System.nanoTime(), payloadSize) : formDefaultBatch();
+                if (waitNs == 0 && pendingCount > 0)
+                {
+                    dispatch(payloadSize);
+                }
+                else if (current != null && payloadSize > 0)
+                {
+                    if (saturateCurrent)
+                    {
+                        current.markSaturated();
+                    }
+                    current.unlockAfterAppend();
+                }
             }
-            else if (current != null && payloadSize > 0)
+            catch (final RuntimeException | Error ex)
             {
-                if (saturateCurrent)
+                // A bug here must not leave a payload locked (instances would wait on it forever) nor kill the
+                // thread that answers every queued request: close the payload to appends and carry on.
+                LOG.log(System.Logger.Level.ERROR, "batcher of model '" + modelName + "' failed a pass", ex);
+                if (current != null && payloadSize > 0)
                 {
                     current.markSaturated();
+                    current.unlockAfterAppend();
                 }
-                current.unlockAfterAppend();
+                current = null;
+                pendingCount = 0;
+                pendingSize = 0;
             }
             sendEnded();
             if (waitNs > 0)

@@ -69,7 +69,7 @@ public final class Payload
     /** Batcher only: ends an append started with {@link #tryLockForAppend()}. */
     public void unlockAfterAppend()
     {
-        state.set(READY);
+        state.compareAndSet(APPENDING, READY);
     }
 
     /** Instance only: closes the payload to appends, waiting out an append in progress. */
