@@ -1,0 +1,167 @@
+package io.ingot.onnx;
+
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import io.ingot.backend.Backend;
+import io.ingot.backend.BackendFactory;
+import io.ingot.backend.ModelContext;
+import io.ingot.config.proto.ModelConfig;
+import io.ingot.repository.ModelVersion;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The ONNX Runtime backend: {@code backend: "onnxruntime"} or {@code platform: "onnxruntime_onnx"}, CPU execution
+ * through ONNX Runtime's Java API. Found by the runtime with {@link java.util.ServiceLoader}.
+ *
+ * <p>Loading a version opens its {@code model.onnx}, checks the configuration against the model's inputs and
+ * outputs ({@link SignatureValidator}) and fails with a message naming the model and every disagreement. A missing
+ * or unreadable file fails the same way. Session options come from the configuration ({@link SessionSettings}).
+ */
+public final class OnnxBackendFactory implements BackendFactory
+{
+    /** The backend name. */
+    public static final String NAME = "onnxruntime";
+    /** The platform name. */
+    public static final String PLATFORM = "onnxruntime_onnx";
+
+    private static final System.Logger LOG = System.getLogger(OnnxBackendFactory.class.getName());
+
+    /** Creates the factory (called by {@link java.util.ServiceLoader}). */
+    public OnnxBackendFactory()
+    {
+    }
+
+    @Override
+    public String name()
+    {
+        return NAME;
+    }
+
+    @Override
+    public Set<String> platforms()
+    {
+        return Set.of(PLATFORM);
+    }
+
+    /**
+     * Fills in inputs, outputs, {@code max_batch_size} and {@code dynamic_batching} from the first selected
+     * version's model file, as Triton's ONNX Runtime backend does ({@link OnnxAutoComplete}).
+     */
+    @Override
+    public ModelConfig autoComplete(final ModelConfig config, final Path modelDirectory,
+        final List<ModelVersion> versions) throws ModelLoadException
+    {
+        if (config.getInputCount() > 0 && config.getOutputCount() > 0)
+        {
+            return config;
+        }
+        final String model = modelName(config, modelDirectory);
+        if (versions.isEmpty())
+        {
+            throw new ModelLoadException("cannot auto-complete model '" + model + "': it has no version to read"
+                + " inputs and outputs from");
+        }
+        final ModelVersion first = versions.getFirst();
+        final Path file = OnnxModelFile.resolve(model, first.version(), first.modelFile());
+        try (OrtSession.SessionOptions options = new OrtSession.SessionOptions())
+        {
+            // Only the signature is needed: skip graph optimization, which costs seconds on large models.
+            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.NO_OPT);
+            try (OrtSession session = OrtEnvironment.getEnvironment().createSession(file.toString(), options))
+            {
+                return OnnxAutoComplete.complete(config.getName().isEmpty() ? config.toBuilder().setName(model).build()
+                    : config, ModelSignature.of(session));
+            }
+        }
+        catch (final OrtException e)
+        {
+            throw new ModelLoadException("cannot auto-complete model '" + model + "': ONNX Runtime cannot read '"
+                + file.toAbsolutePath() + "': " + e.getMessage(), e);
+        }
+        catch (final IllegalArgumentException e)
+        {
+            throw new ModelLoadException(e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Backend load(final ModelContext context) throws ModelLoadException
+    {
+        final String model = context.modelName();
+        final long version = context.version();
+        final Path file = OnnxModelFile.resolve(model, version, context.modelFile());
+        final ModelConfig config = context.config();
+        final SessionSettings settings;
+        try
+        {
+            settings = SessionSettings.from(config.getName().isEmpty() ? config.toBuilder().setName(model).build()
+                : config);
+        }
+        catch (final IllegalArgumentException e)
+        {
+            throw new ModelLoadException(e.getMessage(), e);
+        }
+        final OrtEnvironment env = OrtEnvironment.getEnvironment();
+        OrtSession.SessionOptions options = null;
+        OrtSession session = null;
+        try
+        {
+            options = settings.createOptions();
+            session = env.createSession(file.toString(), options);
+            final ModelSignature signature = ModelSignature.of(session);
+            final List<String> problems = SignatureValidator.check(config, signature);
+            if (!problems.isEmpty())
+            {
+                throw new ModelLoadException("model '" + model + "' version " + version + ": the configuration"
+                    + " disagrees with " + file.getFileName() + ": " + String.join("; ", problems));
+            }
+            final OnnxBackend backend = new OnnxBackend(model, version, config, file, env, settings, options,
+                session, signature);
+            LOG.log(System.Logger.Level.INFO, "loaded {0}", backend);
+            return backend;
+        }
+        catch (final OrtException | IllegalArgumentException e)
+        {
+            closeQuietly(session, options);
+            throw new ModelLoadException("model '" + model + "' version " + version + ": ONNX Runtime cannot load '"
+                + file.toAbsolutePath() + "': " + e.getMessage(), e);
+        }
+        catch (final ModelLoadException | RuntimeException e)
+        {
+            closeQuietly(session, options);
+            throw e;
+        }
+    }
+
+    private static String modelName(final ModelConfig config, final Path modelDirectory)
+    {
+        if (!config.getName().isEmpty() || modelDirectory == null)
+        {
+            return config.getName();
+        }
+        return modelDirectory.getFileName().toString();
+    }
+
+    private static void closeQuietly(final OrtSession session, final OrtSession.SessionOptions options)
+    {
+        try
+        {
+            if (session != null)
+            {
+                session.close();
+            }
+        }
+        catch (final OrtException e)
+        {
+            LOG.log(System.Logger.Level.WARNING, "closing a session that failed to load: {0}", e.getMessage());
+        }
+        if (options != null)
+        {
+            options.close();
+        }
+    }
+}

@@ -1,0 +1,210 @@
+package io.ingot.onnx;
+
+import io.ingot.backend.Backend;
+import io.ingot.backend.Engine;
+import io.ingot.backend.InstanceContext;
+import io.ingot.backend.ModelContext;
+import io.ingot.config.proto.ModelConfig;
+import io.ingot.config.proto.ModelInstanceGroup;
+
+import java.lang.foreign.Arena;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Measures, by hand, whether the instances of a model run faster sharing one ONNX Runtime session or each with its
+ * own: N instance threads execute batches back to back through {@link OnnxEngine}s for a fixed time, and the
+ * completed inferences per second are compared. Modes are interleaved over several rounds so that drift in the
+ * machine's load hits both alike. Not a test (performance is never asserted); run it with
+ * <pre>
+ * mvn -q -pl onnx test-compile exec:java -Dexec.classpathScope=test \
+ *     -Dexec.mainClass=io.ingot.onnx.SessionSharingBenchmark -Dexec.args="examples/models 2 3 8"
+ * </pre>
+ * Arguments: the example repository, instances, rounds, seconds per measurement.
+ */
+public final class SessionSharingBenchmark
+{
+    private SessionSharingBenchmark()
+    {
+    }
+
+    /**
+     * @param args repository, instances, rounds, seconds
+     * @throws Exception when a model cannot be loaded or run
+     */
+    public static void main(final String[] args) throws Exception
+    {
+        final Path repository = Path.of(args.length > 0 ? args[0] : "examples/models");
+        final int instances = args.length > 1 ? Integer.parseInt(args[1]) : 2;
+        final int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+        final int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 8;
+        System.out.printf("cores=%d instances=%d rounds=%d seconds=%d%n", Runtime.getRuntime().availableProcessors(),
+            instances, rounds, seconds);
+
+        final List<Workload> workloads = List.of(
+            new Workload("resnet50 batch 1", repository.resolve("resnet50/1/model.onnx"), RESNET, 1, 0),
+            new Workload("resnet50 batch 4", repository.resolve("resnet50/1/model.onnx"), RESNET, 4, 0),
+            new Workload("minilm batch 8 x 64 tokens", repository.resolve("minilm/1/model.onnx"), MINILM, 8, 64),
+            new Workload("minilm batch 1 x 16 tokens", repository.resolve("minilm/1/model.onnx"), MINILM, 1, 16));
+        for (final Workload workload : workloads)
+        {
+            final double[][] rates = new double[2][rounds];
+            for (int round = 0; round < rounds; round++)
+            {
+                for (int mode = 0; mode < 2; mode++)
+                {
+                    final boolean share = (round + mode) % 2 == 0;
+                    rates[share ? 0 : 1][round] = measure(workload, share, instances, seconds);
+                }
+            }
+            System.out.printf("%-28s shared %s  per-instance %s  (inferences/s, median shared %.1f vs %.1f)%n",
+                workload.name(), text(rates[0]), text(rates[1]), median(rates[0]), median(rates[1]));
+        }
+    }
+
+    private static double measure(final Workload workload, final boolean share, final int instances,
+        final int seconds) throws Exception
+    {
+        final ModelConfig config = workload.config(share);
+        final ModelContext context = new ModelContext(config.getName(), 1, config, workload.file().getParent(),
+            workload.file(), null);
+        final Backend backend = new OnnxBackendFactory().load(context);
+        final List<Engine> engines = new ArrayList<>();
+        try (Arena arena = Arena.ofShared())
+        {
+            for (int i = 0; i < instances; i++)
+            {
+                engines.add(backend.createEngine(new InstanceContext(context, "bench_" + i, i,
+                    ModelInstanceGroup.Kind.KIND_CPU, -1, List.of())));
+            }
+            final AtomicBoolean measuring = new AtomicBoolean();
+            final AtomicBoolean stop = new AtomicBoolean();
+            final AtomicLong completed = new AtomicLong();
+            final CountDownLatch done = new CountDownLatch(instances);
+            final List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (final Engine engine : engines)
+            {
+                final FakeBatch batch = workload.batch(config, arena);
+                Thread.ofPlatform().start(() ->
+                {
+                    try
+                    {
+                        while (!stop.get())
+                        {
+                            engine.execute(batch);
+                            batch.allocations().clear();
+                            if (measuring.get())
+                            {
+                                completed.addAndGet(workload.batchSize());
+                            }
+                        }
+                    }
+                    catch (final Throwable e)
+                    {
+                        failures.add(e);
+                    }
+                    finally
+                    {
+                        done.countDown();
+                    }
+                });
+            }
+            Thread.sleep(2_000);
+            measuring.set(true);
+            final long start = System.nanoTime();
+            Thread.sleep(seconds * 1_000L);
+            measuring.set(false);
+            final double elapsed = (System.nanoTime() - start) / 1e9;
+            stop.set(true);
+            done.await();
+            if (!failures.isEmpty())
+            {
+                throw new IllegalStateException("benchmark failed", failures.getFirst());
+            }
+            return completed.get() / elapsed;
+        }
+        finally
+        {
+            for (final Engine engine : engines)
+            {
+                engine.close();
+            }
+            backend.close();
+        }
+    }
+
+    private static String text(final double[] rates)
+    {
+        final StringBuilder text = new StringBuilder("[");
+        for (final double rate : rates)
+        {
+            text.append(text.length() == 1 ? "" : " ").append(String.format("%.1f", rate));
+        }
+        return text.append(']').toString();
+    }
+
+    private static double median(final double[] values)
+    {
+        final double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted.length % 2 == 1 ? sorted[sorted.length / 2]
+            : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+    }
+
+    private static final String RESNET = """
+        name: "resnet50" backend: "onnxruntime" max_batch_size: 8
+        input { name: "input" data_type: TYPE_FP32 dims: [3, 224, 224] }
+        output { name: "logits" data_type: TYPE_FP32 dims: [1000] }
+        """;
+
+    private static final String MINILM = """
+        name: "minilm" backend: "onnxruntime" max_batch_size: 16
+        input { name: "input_ids" data_type: TYPE_INT64 dims: [-1] }
+        input { name: "attention_mask" data_type: TYPE_INT64 dims: [-1] }
+        input { name: "token_type_ids" data_type: TYPE_INT64 dims: [-1] }
+        output { name: "last_hidden_state" data_type: TYPE_FP32 dims: [-1, 384] }
+        """;
+
+    /** One model and batch shape to measure. */
+    private record Workload(String name, Path file, String configText, int batchSize, int tokens)
+    {
+        ModelConfig config(final boolean share)
+        {
+            return TestModels.config(configText + "parameters { key: \"share_session_between_instances\" value {"
+                + " string_value: \"" + share + "\" } }");
+        }
+
+        FakeBatch batch(final ModelConfig config, final Arena arena)
+        {
+            final SplittableRandom random = new SplittableRandom(42);
+            final FakeBatch batch = new FakeBatch(config, arena, batchSize,
+                Set.copyOf(config.getOutputList().stream().map(o -> o.getName()).toList()));
+            if (tokens == 0)
+            {
+                final float[] pixels = new float[batchSize * 3 * 224 * 224];
+                for (int i = 0; i < pixels.length; i++)
+                {
+                    pixels[i] = (float) random.nextDouble(-1, 1);
+                }
+                return batch.floats("input", new long[] {batchSize, 3, 224, 224}, pixels);
+            }
+            final long[] ids = new long[batchSize * tokens];
+            final long[] mask = new long[ids.length];
+            for (int i = 0; i < ids.length; i++)
+            {
+                ids[i] = i % tokens == 0 ? 101 : 1000 + random.nextInt(20_000);
+                mask[i] = 1;
+            }
+            final long[] shape = {batchSize, tokens};
+            return batch.longs("input_ids", shape, ids).longs("attention_mask", shape, mask)
+                .longs("token_type_ids", shape, new long[ids.length]);
+        }
+    }
+}
