@@ -15,7 +15,7 @@
 set -euo pipefail
 
 # Module folders whose gpu-tagged tests go into the bundle.
-TEST_MODULES=(native-bindings)
+TEST_MODULES=(native-bindings trt)
 # JDK modules the bundle's runtime always gets, on top of what jdeps finds (the launcher writes XML reports).
 BASE_JDK_MODULES=(java.base java.logging java.xml)
 MAX_BUNDLE_BYTES=$((60 * 1024 * 1024))
@@ -147,11 +147,20 @@ esac
 rm -rf "\$REPORTS"
 mkdir -p "\$REPORTS"
 status=0
-runtime/bin/java --enable-native-access=ALL-UNNAMED -Xmx4g -D"ingot.gpucheck.reports=\$REPORTS" \\
+JVM_FLAGS="--enable-native-access=ALL-UNNAMED --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -Xmx4g"
+runtime/bin/java \$JVM_FLAGS -D"ingot.gpucheck.reports=\$REPORTS" \\
   -cp "\$LAUNCHER:launcher/report" org.junit.platform.console.ConsoleLauncher execute \\
   --disable-banner --disable-ansi-colors --details=summary --fail-if-no-tests \\
   --class-path "\$CLASS_PATH" --scan-class-path "\$SCAN_PATH" --include-tag gpu \\
   --reports-dir "\$REPORTS" || status=\$?
+# Measurements (trt/gpu-check.d/README.md): pinned vs pageable H2D, cuda_identity batch-1 overhead,
+# cublas_mlp batched vs batch-1 throughput. Their rows follow the test table.
+echo
+echo "GPU measurements (io.ingot.trt.bench.GpuBench):"
+bench=0
+runtime/bin/java \$JVM_FLAGS -cp "\$CLASS_PATH" io.ingot.trt.bench.GpuBench > "\$REPORTS/gpubench.txt" 2>&1 || bench=\$?
+grep '^GPUBENCH |' "\$REPORTS/gpubench.txt" | sed 's/^GPUBENCH | //' | awk -F' [|] ' '{ printf "  %-28s %14s %-6s %s\\n", \$1, \$2, \$3, \$4 }'
+[ "\$bench" -eq 0 ] || echo "GpuBench exit status \$bench (3: no usable GPU; 1: a measurement failed; log: \$REPORTS/gpubench.txt)"
 if [ "\$status" -ne 0 ]; then
   exit "\$status"
 fi

@@ -325,11 +325,8 @@ public final class Batcher implements Runnable
                 while (index < deque.size())
                 {
                     final PendingRequest candidate = deque.get(index);
-                    if (candidate.request.isCancelled())
+                    if (takeIfCancelled(deque, index, candidate))
                     {
-                        deque.removeAt(index);
-                        leave(candidate);
-                        cancelled.add(candidate);
                         continue;
                     }
                     if (part == 0 && candidate.deadlineNs != 0 && now > candidate.deadlineNs)
@@ -443,8 +440,7 @@ public final class Batcher implements Runnable
             final PolicyQueue queue = levels.queue(level);
             while (remaining > 0 && !queue.isEmpty())
             {
-                final PendingRequest next = queue.queue.isEmpty() ? queue.delayed.pollFirst()
-                    : queue.queue.pollFirst();
+                final PendingRequest next = queue.pollFirst();
                 leave(next);
                 if (settings.preserveOrdering())
                 {
@@ -469,6 +465,19 @@ public final class Batcher implements Runnable
         }
         pendingCount = 0;
         pendingSize = 0;
+    }
+
+    /** Takes a cancelled request out of its queue, to be answered CANCELLED; false when it is not cancelled. */
+    private boolean takeIfCancelled(final RequestDeque deque, final int index, final PendingRequest candidate)
+    {
+        if (!candidate.request.isCancelled())
+        {
+            return false;
+        }
+        deque.removeAt(index);
+        leave(candidate);
+        cancelled.add(candidate);
+        return true;
     }
 
     /** Removes a request's accounting when it leaves the level queues (into a batch, or answered). */
@@ -499,11 +508,8 @@ public final class Batcher implements Runnable
                 while (index < deque.size())
                 {
                     final PendingRequest candidate = deque.get(index);
-                    if (candidate.request.isCancelled())
+                    if (takeIfCancelled(deque, index, candidate))
                     {
-                        deque.removeAt(index);
-                        leave(candidate);
-                        cancelled.add(candidate);
                         continue;
                     }
                     if (reject && candidate.deadlineNs != 0)
@@ -719,8 +725,7 @@ public final class Batcher implements Runnable
             final PolicyQueue queue = levels.queue(level);
             while (!queue.isEmpty())
             {
-                final PendingRequest next = queue.queue.isEmpty() ? queue.delayed.pollFirst()
-                    : queue.queue.pollFirst();
+                final PendingRequest next = queue.pollFirst();
                 leave(next);
                 completer.fail(next, ErrorCode.UNAVAILABLE, "[request id: " + idOf(next.request)
                     + "] Server is stopping, scheduler for model has stopped accepting new inference requests",

@@ -20,6 +20,12 @@ final class PolicyQueue
         return queue.isEmpty() && delayed.isEmpty();
     }
 
+    /** Removes the first request in queue order: unexpired first, then delayed. */
+    PendingRequest pollFirst()
+    {
+        return queue.isEmpty() ? delayed.pollFirst() : queue.pollFirst();
+    }
+
     int size()
     {
         return queue.size() + delayed.size();

@@ -35,6 +35,8 @@ public final class RecordingBackendFactory implements BackendFactory
     {
         /** Rows of each executed batch, in execution order. */
         public final List<List<Integer>> batches = new CopyOnWriteArrayList<>();
+        /** Address of the first input's memory in each execution, and whether it was native memory. */
+        public final List<long[]> inputMemory = new CopyOnWriteArrayList<>();
         /** Start and end {@link System#nanoTime()} of each execution, in execution order. */
         public final List<long[]> spans = new CopyOnWriteArrayList<>();
         private volatile CountDownLatch gate = new CountDownLatch(1);
@@ -129,6 +131,7 @@ public final class RecordingBackendFactory implements BackendFactory
                 rows.add(data.get(ValueLayout.JAVA_INT_UNALIGNED, e * 4));
             }
             recorder.batches.add(List.copyOf(rows));
+            recorder.inputMemory.add(new long[] {data.isNative() ? data.address() : 0, data.isNative() ? 1 : 0});
             if (rows.contains(GATE))
             {
                 recorder.gateReached.countDown();

@@ -1,0 +1,132 @@
+package io.ingot.core;
+
+import io.ingot.api.DataType;
+import io.ingot.api.InferenceCore;
+import io.ingot.api.InferenceRequest;
+import io.ingot.api.InferenceResponse;
+import io.ingot.api.ResponseAllocator;
+import io.ingot.testing.RecordingBackendFactory;
+import io.ingot.testing.TestModels;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.ingot.testing.RecordingBackendFactory.GATE;
+import static io.ingot.testing.TestModels.await;
+import static io.ingot.testing.TestModels.tagged;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The copy discipline of DESIGN.md: a batch of one reads the request's own memory and writes straight into the
+ * response's; a larger batch copies each input byte once into staging and each output byte once into the memory the
+ * response allocator gives.
+ */
+class CopyDisciplineTest
+{
+    /** Records what it hands out and what comes back. */
+    private static final class CountingAllocator implements ResponseAllocator
+    {
+        final List<MemorySegment> allocated = new CopyOnWriteArrayList<>();
+        final AtomicInteger released = new AtomicInteger();
+
+        @Override
+        public MemorySegment allocate(final String outputName, final DataType dataType, final long[] shape,
+            final long byteSize)
+        {
+            final MemorySegment memory = Arena.ofAuto().allocate(byteSize + 64, 64);
+            allocated.add(memory);
+            return memory;
+        }
+
+        @Override
+        public void release(final MemorySegment memory)
+        {
+            assertTrue(allocated.stream().anyMatch(m -> m.address() == memory.address()
+                && m.byteSize() == memory.byteSize()), "released a segment that was not allocated as such");
+            released.incrementAndGet();
+        }
+    }
+
+    @Test
+    void aBatchOfOnePassesTheRequestsMemoryThroughAndWritesStraightIntoTheResponse() throws Exception
+    {
+        try (InferenceCore core = TestModels.core(TestModels.recording("zc1", 8, "dynamic_batching {}")))
+        {
+            final CountingAllocator allocator = new CountingAllocator();
+            final MemorySegment input = Arena.ofAuto().allocate(4, 4);
+            input.set(ValueLayout.JAVA_INT, 0, 42);
+            final InferenceRequest request = new InferenceRequest("zc1").responseAllocator(allocator)
+                .addInput("INPUT0", DataType.INT32, new long[] {1, 1}, input);
+            final InferenceResponse response = await(core.submit(request));
+            assertTrue(response.isOk());
+            final long[] seen = RecordingBackendFactory.recorder("zc1").inputMemory.get(0);
+            assertEquals(input.address(), seen[0], "the engine read the request's own memory");
+            assertEquals(1, allocator.allocated.size(), "one allocation for the one output");
+            final MemorySegment output = response.output("OUTPUT0").data();
+            assertEquals(allocator.allocated.get(0).address(), output.address(),
+                "the engine wrote into the response's memory: no scatter copy");
+            assertEquals(4, output.byteSize());
+            assertEquals(42, output.get(ValueLayout.JAVA_INT, 0));
+            response.close();
+            assertEquals(1, allocator.released.get());
+            response.close();
+            assertEquals(1, allocator.released.get(), "closing twice releases once");
+        }
+    }
+
+    @Test
+    void heapInputsAreCopiedOnceIntoNativeStagingForEnginesThatNeedNativeMemory() throws Exception
+    {
+        try (InferenceCore core = TestModels.core(TestModels.recording("zc2", 8, "dynamic_batching {}")))
+        {
+            final InferenceRequest request = new InferenceRequest("zc2")
+                .addInput("INPUT0", DataType.INT32, new long[] {1, 1}, MemorySegment.ofArray(new int[] {7}));
+            try (InferenceResponse response = await(core.submit(request)))
+            {
+                assertTrue(response.isOk());
+                assertEquals(7, response.output("OUTPUT0").data().get(ValueLayout.JAVA_INT, 0));
+            }
+            assertEquals(1, RecordingBackendFactory.recorder("zc2").inputMemory.get(0)[1], "staging is native");
+        }
+    }
+
+    @Test
+    void aLargerBatchIsAssembledIntoStagingAndScatteredOncePerResponse() throws Exception
+    {
+        try (InferenceCore core = TestModels.core(TestModels.recording("zc3", 8, "dynamic_batching {"
+            + " default_queue_policy { max_queue_size: 10 } }")))
+        {
+            final var recorder = RecordingBackendFactory.recorder("zc3");
+            final CountingAllocator allocator = new CountingAllocator();
+            final var gate = core.submit(tagged("zc3", GATE, 1));
+            recorder.awaitGateReached();
+            final InferenceRequest a = tagged("zc3", 1, 2).responseAllocator(allocator);
+            final InferenceRequest b = tagged("zc3", 2, 3).responseAllocator(allocator);
+            final var fa = core.submit(a);
+            final var fb = core.submit(b);
+            recorder.openGate();
+            await(gate).close();
+            try (InferenceResponse ra = await(fa); InferenceResponse rb = await(fb))
+            {
+                assertEquals(List.of(1, 1, 2, 2, 2), recorder.batches.get(1));
+                assertNotEquals(a.inputData(0).address(), recorder.inputMemory.get(1)[0], "assembled in staging");
+                assertEquals(2, allocator.allocated.size(), "one allocation per response output");
+                assertEquals(List.of(2L, 1L), List.of(ra.output("OUTPUT0").dim(0), ra.output("OUTPUT0").dim(1)));
+                assertEquals(3, rb.output("OUTPUT0").dim(0));
+                for (int i = 0; i < 3; i++)
+                {
+                    assertEquals(2, rb.output("OUTPUT0").data().getAtIndex(ValueLayout.JAVA_INT, i));
+                }
+                assertEquals(1, ra.output("OUTPUT0").data().getAtIndex(ValueLayout.JAVA_INT, 1));
+            }
+            assertEquals(2, allocator.released.get());
+        }
+    }
+}
