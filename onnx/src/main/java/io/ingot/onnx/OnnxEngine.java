@@ -26,8 +26,9 @@ import java.util.Set;
  * <p>Per batch: every input becomes a tensor over the batch's own memory (no copy); every requested output whose
  * shape is known beforehand ({@link OutputBinding#plannedShape}) gets its memory from
  * {@link Batch#allocateOutput} and is passed as a pinned output, so ONNX Runtime writes the result in place. The
- * rest are left to ONNX Runtime and copied into memory from {@code allocateOutput} after the run. The tensor
- * objects are closed after each run; the maps holding them are reused.
+ * rest (and string outputs, encoded in Triton's {@code BYTES} layout) are left to ONNX Runtime and copied into memory
+ * from {@code allocateOutput} after the run. The tensor objects are closed after each run; the maps holding them are
+ * reused.
  */
 final class OnnxEngine implements Engine
 {
@@ -110,7 +111,8 @@ final class OnnxEngine implements Engine
             {
                 continue;
             }
-            final long[] shape = binding.plannedShape(batch);
+            // String outputs have no size before the run; they are always encoded after it.
+            final long[] shape = binding.dataType() == DataType.BYTES ? null : binding.plannedShape(batch);
             if (shape == null)
             {
                 unpinnedOutputs.add(binding.name());
@@ -169,15 +171,18 @@ final class OnnxEngine implements Engine
                     throw new IllegalStateException("model '" + modelName + "': ONNX Runtime returned no tensor for"
                         + " output '" + binding.name() + "'");
                 }
+                final long[] shape = binding.configShape(tensor.getInfo().getShape());
+                if (binding.dataType() == DataType.BYTES)
+                {
+                    final byte[][] strings = TensorViews.strings(tensor);
+                    TensorViews.encodeStrings(strings, batch.allocateOutput(binding.name(), shape,
+                        TensorViews.encodedSize(strings)));
+                    continue;
+                }
                 MemorySegment memory = allocatedUnpinned.get(binding.name());
                 if (memory == null)
                 {
-                    memory = batch.allocateOutput(binding.name(), binding.configShape(tensor.getInfo().getShape()));
-                }
-                if (binding.dataType() == DataType.BYTES)
-                {
-                    throw new IllegalStateException("model '" + modelName + "': output '" + binding.name()
-                        + "' is a string tensor, which this backend does not return");
+                    memory = batch.allocateOutput(binding.name(), shape);
                 }
                 TensorViews.copyOut(tensor, memory);
             }

@@ -61,11 +61,6 @@ final class SignatureValidator
                 continue;
             }
             checkType(problems, "output", output.getName(), output.getDataType(), model);
-            if (model.dataType() == DataType.BYTES)
-            {
-                problems.add("output '" + output.getName() + "' is TYPE_STRING: Ingot's ONNX Runtime backend returns"
-                    + " fixed-size element types only");
-            }
             final List<Long> dims = output.hasReshape() ? output.getReshape().getShapeList() : output.getDimsList();
             checkDims(problems, "output", output.getName(), dims, output.hasReshape(), maxBatchSize, model, true);
         }

@@ -118,4 +118,63 @@ final class TensorViews
         }
         return values;
     }
+
+    /**
+     * @param tensor a string tensor of any rank
+     * @return its elements, row-major, UTF-8 encoded
+     * @throws OrtException when ONNX Runtime cannot read the tensor
+     */
+    static byte[][] strings(final OnnxTensor tensor) throws OrtException
+    {
+        final java.util.List<byte[]> elements = new java.util.ArrayList<>();
+        flatten(tensor.getValue(), elements);
+        return elements.toArray(new byte[0][]);
+    }
+
+    private static void flatten(final Object value, final java.util.List<byte[]> elements)
+    {
+        switch (value)
+        {
+            case String text -> elements.add(text.getBytes(StandardCharsets.UTF_8));
+            case Object[] array ->
+            {
+                for (final Object element : array)
+                {
+                    flatten(element, elements);
+                }
+            }
+            default -> throw new IllegalStateException("unexpected string tensor element " + value.getClass());
+        }
+    }
+
+    /**
+     * @param elements encoded elements
+     * @return their size in Triton's {@code BYTES} layout
+     */
+    static long encodedSize(final byte[][] elements)
+    {
+        long size = 0;
+        for (final byte[] element : elements)
+        {
+            size += Integer.BYTES + element.length;
+        }
+        return size;
+    }
+
+    /**
+     * Writes elements in Triton's {@code BYTES} layout: per element a 4-byte little-endian length, then its bytes.
+     *
+     * @param elements the elements
+     * @param target   memory of exactly {@link #encodedSize} bytes
+     */
+    static void encodeStrings(final byte[][] elements, final MemorySegment target)
+    {
+        long offset = 0;
+        for (final byte[] element : elements)
+        {
+            target.set(LENGTH, offset, element.length);
+            MemorySegment.copy(MemorySegment.ofArray(element), 0, target, offset + Integer.BYTES, element.length);
+            offset += Integer.BYTES + element.length;
+        }
+    }
 }

@@ -141,6 +141,16 @@ final class FakeBatch implements Batch
     }
 
     @Override
+    public MemorySegment allocateOutput(final String name, final long[] shape, final long byteSize)
+    {
+        final MemorySegment memory = heapOutputs
+            ? MemorySegment.ofArray(new byte[Math.toIntExact(byteSize)])
+            : arena.allocate(Math.max(1, byteSize), 64).asSlice(0, byteSize);
+        allocations.add(new Allocation(name, shape.clone(), memory));
+        return memory;
+    }
+
+    @Override
     public MemorySegment allocateOutput(final String name, final long[] shape)
     {
         ModelOutput output = null;

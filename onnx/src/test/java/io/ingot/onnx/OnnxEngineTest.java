@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -244,6 +245,30 @@ class OnnxEngineTest
             engine.execute(batch);
             assertArrayEquals(new long[] {1, 2, 2}, batch.allocation("SUM").shape());
             assertArrayEquals(new float[] {2, 3, 4, 5}, batch.floatsOf("SUM"));
+        }
+    }
+
+    @Test
+    void passesStringTensorsInTritonsBytesLayout() throws Exception
+    {
+        final ModelConfig config = TestModels.config("""
+            name: "echo" backend: "onnxruntime" max_batch_size: 2
+            input { name: "S" data_type: TYPE_STRING dims: [2] }
+            output { name: "T" data_type: TYPE_STRING dims: [2] }
+            """);
+        try (Engine engine = engine(config, TestModels.stringEcho(directory)))
+        {
+            final byte[][] words = {"ünï".getBytes(java.nio.charset.StandardCharsets.UTF_8), new byte[0]};
+            final MemorySegment encoded = arena.allocate(TensorViews.encodedSize(words));
+            TensorViews.encodeStrings(words, encoded);
+            final FakeBatch batch = new FakeBatch(config, arena, 1, Set.of("T"))
+                .raw("S", io.ingot.api.DataType.BYTES, new long[] {1, 2}, encoded);
+            engine.execute(batch);
+
+            final MemorySegment output = batch.allocation("T").memory();
+            assertArrayEquals(new long[] {1, 2}, batch.allocation("T").shape());
+            assertArrayEquals(encoded.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
+                output.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
         }
     }
 

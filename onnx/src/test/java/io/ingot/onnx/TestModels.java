@@ -58,6 +58,16 @@ final class TestModels
         return write(model, directory);
     }
 
+    /** {@code S: string[batch, 2]} → {@code T = S} (Identity). */
+    static Path stringEcho(final Path directory) throws IOException
+    {
+        final OnnxModelBuilder model = new OnnxModelBuilder("echo");
+        model.input("S", TensorProto.DataType.STRING, Dim.named("batch"), Dim.of(2));
+        model.output("T", TensorProto.DataType.STRING, Dim.named("batch"), Dim.of(2));
+        model.node("Identity", List.of("S"), "T");
+        return write(model, directory);
+    }
+
     /** {@code IDS: int64[batch, 3]} → {@code TWICE = IDS + IDS}. */
     static Path int64Twice(final Path directory) throws IOException
     {
