@@ -1,0 +1,108 @@
+package io.ingot.server.grpc;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
+import io.ingot.api.ErrorCode;
+import io.ingot.api.InferenceException;
+import io.ingot.api.InferenceResponse;
+import io.ingot.api.OutputTensor;
+import io.ingot.server.protocol.InferCall;
+import io.ingot.server.protocol.ModelVersions;
+import io.ingot.server.protocol.RequestedOutput;
+import io.ingot.server.proto.InferParameter;
+import io.ingot.server.proto.ModelInferResponse;
+import io.netty.buffer.ByteBuf;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Builds a {@code ModelInferResponse} as Triton does: every output in {@code outputs} with one
+ * {@code raw_output_contents} entry each, in the same order (empty for shared-memory outputs), never typed contents.
+ *
+ * <p>Raw entries wrap the buffers the core wrote the outputs into; gRPC copies them once while serializing the
+ * message, after which {@link Encoded#release()} frees them.
+ */
+public final class GrpcInferEncoder
+{
+    private GrpcInferEncoder()
+    {
+    }
+
+    /**
+     * A response message and the buffers it wraps.
+     *
+     * @param message the message; valid until {@link #release()}
+     * @param buffers the buffers its raw contents wrap
+     */
+    public record Encoded(ModelInferResponse message, List<ByteBuf> buffers)
+    {
+        /** Frees the wrapped buffers; call once the message was serialized. */
+        public void release()
+        {
+            for (final ByteBuf buffer : buffers)
+            {
+                buffer.release();
+            }
+        }
+    }
+
+    /**
+     * @param call          the call
+     * @param response      the successful response
+     * @param finalResponse true to set {@code parameters["triton_final_response"]} (streaming responses)
+     * @return the message
+     * @throws InferenceException when an output cannot be placed as requested
+     */
+    public static Encoded encode(final InferCall call, final InferenceResponse response, final boolean finalResponse)
+    {
+        final List<ByteBuf> buffers = new ArrayList<>(response.outputCount());
+        try
+        {
+            final ModelInferResponse.Builder message = ModelInferResponse.newBuilder()
+                .setModelName(response.modelName())
+                .setModelVersion(ModelVersions.format(response.modelVersion()))
+                .setId(response.id());
+            if (finalResponse)
+            {
+                message.putParameters("triton_final_response", InferParameter.newBuilder().setBoolParam(true).build());
+            }
+            for (int i = 0; i < response.outputCount(); i++)
+            {
+                final OutputTensor tensor = response.output(i);
+                final RequestedOutput plan = call.output(tensor.name());
+                if (plan.allocationError() != null)
+                {
+                    throw new InferenceException(ErrorCode.INVALID_ARG, plan.allocationError());
+                }
+                final ModelInferResponse.InferOutputTensor.Builder output = ModelInferResponse.InferOutputTensor
+                    .newBuilder().setName(tensor.name()).setDatatype(tensor.dataType().wireName());
+                for (int d = 0; d < tensor.rank(); d++)
+                {
+                    output.addShape(tensor.dim(d));
+                }
+                message.addOutputs(output);
+                if (plan.sharedMemory() != null)
+                {
+                    call.placeInSharedMemory(plan, tensor);
+                    message.addRawOutputContents(ByteString.EMPTY);
+                }
+                else
+                {
+                    final ByteBuf bytes = call.takeOutputBytes(plan, tensor);
+                    buffers.add(bytes);
+                    message.addRawOutputContents(UnsafeByteOperations.unsafeWrap(bytes.nioBuffer()));
+                }
+            }
+            return new Encoded(message.build(), buffers);
+        }
+        catch (final RuntimeException failure)
+        {
+            for (final ByteBuf buffer : buffers)
+            {
+                buffer.release();
+            }
+            throw failure;
+        }
+    }
+}

@@ -1,0 +1,213 @@
+package io.ingot.server.grpc;
+
+import io.grpc.stub.StreamObserver;
+import io.ingot.api.InferenceCore;
+import io.ingot.api.InferenceException;
+import io.ingot.api.InferenceResponse;
+import io.ingot.api.ResponseListener;
+import io.ingot.server.protocol.InferCall;
+import io.ingot.server.protocol.ModelVersions;
+import io.ingot.server.proto.ModelInferRequest;
+import io.ingot.server.proto.ModelInferResponse;
+import io.ingot.server.proto.ModelStreamInferResponse;
+import io.netty.buffer.ByteBufAllocator;
+
+/**
+ * One {@code ModelStreamInfer} stream: every request read from the stream is submitted at once, and each response is
+ * sent as it completes (not necessarily in request order; clients match them by id). A failed request is answered
+ * in the stream with {@code error_message} and the stream stays open. When the client half-closes, the stream ends
+ * after the last in-flight response.
+ *
+ * <p>Responses complete on several Ingot threads; sending is serialized on this object, as gRPC requires.
+ */
+final class GrpcInferStream implements StreamObserver<ModelInferRequest>
+{
+    private static final System.Logger LOG = System.getLogger(GrpcInferStream.class.getName());
+
+    private final InferenceCore core;
+    private final GrpcInferDecoder decoder;
+    private final ByteBufAllocator allocator;
+    private final StreamObserver<ModelStreamInferResponse> observer;
+    private int inFlight;
+    private boolean halfClosed;
+    private boolean ended;
+
+    GrpcInferStream(final InferenceCore core, final GrpcInferDecoder decoder, final ByteBufAllocator allocator,
+        final StreamObserver<ModelStreamInferResponse> observer)
+    {
+        this.core = core;
+        this.decoder = decoder;
+        this.allocator = allocator;
+        this.observer = observer;
+    }
+
+    @Override
+    public void onNext(final ModelInferRequest request)
+    {
+        synchronized (this)
+        {
+            if (ended)
+            {
+                return;
+            }
+            inFlight++;
+        }
+        InferCall call = null;
+        try
+        {
+            call = new InferCall(allocator, request.getModelName(), ModelVersions.parse(request.getModelVersion()));
+            decoder.decode(request, call);
+            core.submit(call.request(), new StreamExchange(call, request));
+        }
+        catch (final InferenceException failure)
+        {
+            if (call != null)
+            {
+                call.release();
+            }
+            sendError(request, failure.getMessage());
+        }
+        catch (final RuntimeException bug)
+        {
+            if (call != null)
+            {
+                call.release();
+            }
+            LOG.log(System.Logger.Level.ERROR, "streamed inference for model '" + request.getModelName()
+                + "' failed", bug);
+            sendError(request, "internal error while submitting the request: " + bug);
+        }
+    }
+
+    @Override
+    public void onError(final Throwable cause)
+    {
+        // The client cancelled or the connection broke: in-flight responses are dropped when they arrive.
+        synchronized (this)
+        {
+            ended = true;
+        }
+    }
+
+    @Override
+    public void onCompleted()
+    {
+        synchronized (this)
+        {
+            halfClosed = true;
+            completeIfDrained();
+        }
+    }
+
+    private void sendError(final ModelInferRequest request, final String message)
+    {
+        send(ModelStreamInferResponse.newBuilder()
+            .setErrorMessage(message == null ? "unknown error" : message)
+            .setInferResponse(ModelInferResponse.newBuilder()
+                .setModelName(request.getModelName())
+                .setModelVersion(request.getModelVersion())
+                .setId(request.getId()))
+            .build());
+    }
+
+    private void send(final ModelStreamInferResponse response)
+    {
+        synchronized (this)
+        {
+            inFlight--;
+            if (!ended)
+            {
+                try
+                {
+                    observer.onNext(response);
+                }
+                catch (final RuntimeException clientGone)
+                {
+                    ended = true;
+                    LOG.log(System.Logger.Level.DEBUG, "could not send a streamed response: the stream ended",
+                        clientGone);
+                }
+            }
+            completeIfDrained();
+        }
+    }
+
+    private void completeIfDrained()
+    {
+        if (halfClosed && inFlight == 0 && !ended)
+        {
+            ended = true;
+            try
+            {
+                observer.onCompleted();
+            }
+            catch (final RuntimeException clientGone)
+            {
+                LOG.log(System.Logger.Level.DEBUG, "could not complete the stream", clientGone);
+            }
+        }
+    }
+
+    /** One streamed request in flight. */
+    private final class StreamExchange implements ResponseListener
+    {
+        private final InferCall call;
+        private final ModelInferRequest request;
+
+        StreamExchange(final InferCall call, final ModelInferRequest request)
+        {
+            this.call = call;
+            this.request = request;
+        }
+
+        @Override
+        public void onResponse(final InferenceResponse response)
+        {
+            GrpcInferEncoder.Encoded encoded = null;
+            String error = null;
+            try
+            {
+                if (!response.isOk())
+                {
+                    error = response.error().getMessage();
+                }
+                else
+                {
+                    encoded = GrpcInferEncoder.encode(call, response, true);
+                }
+            }
+            catch (final InferenceException failure)
+            {
+                error = failure.getMessage();
+            }
+            catch (final RuntimeException bug)
+            {
+                LOG.log(System.Logger.Level.ERROR, "failed to encode a streamed response", bug);
+                error = "internal error while encoding the response: " + bug;
+            }
+            finally
+            {
+                response.close();
+            }
+            try
+            {
+                if (encoded != null)
+                {
+                    send(ModelStreamInferResponse.newBuilder().setInferResponse(encoded.message()).build());
+                }
+                else
+                {
+                    sendError(request, error);
+                }
+            }
+            finally
+            {
+                if (encoded != null)
+                {
+                    encoded.release();
+                }
+                call.release();
+            }
+        }
+    }
+}

@@ -1,0 +1,463 @@
+package io.ingot.server.grpc;
+
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import io.ingot.api.ErrorCode;
+import io.ingot.api.InferenceCore;
+import io.ingot.api.InferenceException;
+import io.ingot.api.InferenceResponse;
+import io.ingot.api.ModelIndexEntry;
+import io.ingot.api.ResponseListener;
+import io.ingot.api.ServerMetadata;
+import io.ingot.server.protocol.InferCall;
+import io.ingot.server.protocol.ModelVersions;
+import io.ingot.server.protocol.ServerExtensions;
+import io.ingot.server.proto.CudaSharedMemoryRegisterRequest;
+import io.ingot.server.proto.CudaSharedMemoryRegisterResponse;
+import io.ingot.server.proto.CudaSharedMemoryStatusRequest;
+import io.ingot.server.proto.CudaSharedMemoryStatusResponse;
+import io.ingot.server.proto.CudaSharedMemoryUnregisterRequest;
+import io.ingot.server.proto.CudaSharedMemoryUnregisterResponse;
+import io.ingot.server.proto.GRPCInferenceServiceGrpc;
+import io.ingot.server.proto.LogSettingsRequest;
+import io.ingot.server.proto.LogSettingsResponse;
+import io.ingot.server.proto.ModelConfigRequest;
+import io.ingot.server.proto.ModelConfigResponse;
+import io.ingot.server.proto.ModelInferRequest;
+import io.ingot.server.proto.ModelInferResponse;
+import io.ingot.server.proto.ModelMetadataRequest;
+import io.ingot.server.proto.ModelMetadataResponse;
+import io.ingot.server.proto.ModelReadyRequest;
+import io.ingot.server.proto.ModelReadyResponse;
+import io.ingot.server.proto.ModelRepositoryParameter;
+import io.ingot.server.proto.ModelStatisticsRequest;
+import io.ingot.server.proto.ModelStatisticsResponse;
+import io.ingot.server.proto.ModelStreamInferResponse;
+import io.ingot.server.proto.RepositoryIndexRequest;
+import io.ingot.server.proto.RepositoryIndexResponse;
+import io.ingot.server.proto.RepositoryModelLoadRequest;
+import io.ingot.server.proto.RepositoryModelLoadResponse;
+import io.ingot.server.proto.RepositoryModelUnloadRequest;
+import io.ingot.server.proto.RepositoryModelUnloadResponse;
+import io.ingot.server.proto.ServerLiveRequest;
+import io.ingot.server.proto.ServerLiveResponse;
+import io.ingot.server.proto.ServerMetadataRequest;
+import io.ingot.server.proto.ServerMetadataResponse;
+import io.ingot.server.proto.ServerReadyRequest;
+import io.ingot.server.proto.ServerReadyResponse;
+import io.ingot.server.proto.SystemSharedMemoryRegisterRequest;
+import io.ingot.server.proto.SystemSharedMemoryRegisterResponse;
+import io.ingot.server.proto.SystemSharedMemoryStatusRequest;
+import io.ingot.server.proto.SystemSharedMemoryStatusResponse;
+import io.ingot.server.proto.SystemSharedMemoryUnregisterRequest;
+import io.ingot.server.proto.SystemSharedMemoryUnregisterResponse;
+import io.ingot.server.proto.TraceSettingRequest;
+import io.ingot.server.proto.TraceSettingResponse;
+import io.ingot.server.shm.SharedMemoryRegion;
+import io.ingot.server.shm.SystemSharedMemoryRegistry;
+import io.netty.buffer.ByteBufAllocator;
+
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Triton's {@code inference.GRPCInferenceService} over Ingot's core: every RPC of Triton's service, with Triton's
+ * status codes. Inference runs through the core's callback API; the callback encodes and sends the response.
+ */
+public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInferenceServiceImplBase
+{
+    private static final System.Logger LOG = System.getLogger(GrpcInferenceService.class.getName());
+
+    private final InferenceCore core;
+    private final SystemSharedMemoryRegistry sharedMemory;
+    private final GrpcInferDecoder decoder;
+    private final ByteBufAllocator allocator;
+
+    /**
+     * @param core         the core
+     * @param sharedMemory registered regions (shared with the HTTP frontend)
+     * @param allocator    where input copies and outputs are allocated
+     */
+    public GrpcInferenceService(final InferenceCore core, final SystemSharedMemoryRegistry sharedMemory,
+        final ByteBufAllocator allocator)
+    {
+        this.core = core;
+        this.sharedMemory = sharedMemory;
+        this.decoder = new GrpcInferDecoder(sharedMemory);
+        this.allocator = allocator;
+    }
+
+    @Override
+    public void serverLive(final ServerLiveRequest request, final StreamObserver<ServerLiveResponse> observer)
+    {
+        answer(observer, () -> ServerLiveResponse.newBuilder().setLive(core.isLive()).build());
+    }
+
+    @Override
+    public void serverReady(final ServerReadyRequest request, final StreamObserver<ServerReadyResponse> observer)
+    {
+        answer(observer, () -> ServerReadyResponse.newBuilder().setReady(core.isReady()).build());
+    }
+
+    @Override
+    public void modelReady(final ModelReadyRequest request, final StreamObserver<ModelReadyResponse> observer)
+    {
+        answer(observer, () ->
+        {
+            final long version = ModelVersions.parse(request.getVersion());
+            if (core.isModelReady(request.getName(), version))
+            {
+                return ModelReadyResponse.newBuilder().setReady(true).build();
+            }
+            // An unknown model or version is an error status, not ready=false (as in Triton).
+            try
+            {
+                core.modelMetadata(request.getName(), version);
+            }
+            catch (final InferenceException notServing)
+            {
+                if (notServing.code() != ErrorCode.UNAVAILABLE)
+                {
+                    throw notServing;
+                }
+            }
+            return ModelReadyResponse.newBuilder().setReady(false).build();
+        });
+    }
+
+    @Override
+    public void serverMetadata(final ServerMetadataRequest request,
+        final StreamObserver<ServerMetadataResponse> observer)
+    {
+        answer(observer, () ->
+        {
+            final ServerMetadata metadata = core.serverMetadata();
+            return ServerMetadataResponse.newBuilder().setName(metadata.name()).setVersion(metadata.version())
+                .addAllExtensions(ServerExtensions.SUPPORTED).build();
+        });
+    }
+
+    @Override
+    public void modelMetadata(final ModelMetadataRequest request,
+        final StreamObserver<ModelMetadataResponse> observer)
+    {
+        answer(observer, () -> GrpcStatisticsMapper.metadata(
+            core.modelMetadata(request.getName(), ModelVersions.parse(request.getVersion()))));
+    }
+
+    @Override
+    public void modelConfig(final ModelConfigRequest request, final StreamObserver<ModelConfigResponse> observer)
+    {
+        answer(observer, () -> ModelConfigResponse.newBuilder()
+            .setConfig(core.modelConfig(request.getName(), ModelVersions.parse(request.getVersion()))).build());
+    }
+
+    @Override
+    public void modelStatistics(final ModelStatisticsRequest request,
+        final StreamObserver<ModelStatisticsResponse> observer)
+    {
+        answer(observer, () ->
+        {
+            final ModelStatisticsResponse.Builder response = ModelStatisticsResponse.newBuilder();
+            for (final io.ingot.api.ModelStatistics stats : core.modelStatistics(
+                request.getName().isEmpty() ? null : request.getName(), ModelVersions.parse(request.getVersion())))
+            {
+                response.addModelStats(GrpcStatisticsMapper.statistics(stats));
+            }
+            return response.build();
+        });
+    }
+
+    @Override
+    public void repositoryIndex(final RepositoryIndexRequest request,
+        final StreamObserver<RepositoryIndexResponse> observer)
+    {
+        answer(observer, () ->
+        {
+            final RepositoryIndexResponse.Builder response = RepositoryIndexResponse.newBuilder();
+            for (final ModelIndexEntry entry : core.repositoryIndex(request.getReady()))
+            {
+                response.addModels(RepositoryIndexResponse.ModelIndex.newBuilder()
+                    .setName(entry.name())
+                    .setVersion(nullToEmpty(entry.version()))
+                    .setState(nullToEmpty(entry.state()))
+                    .setReason(nullToEmpty(entry.reason())));
+            }
+            return response.build();
+        });
+    }
+
+    @Override
+    public void repositoryModelLoad(final RepositoryModelLoadRequest request,
+        final StreamObserver<RepositoryModelLoadResponse> observer)
+    {
+        answer(observer, () ->
+        {
+            for (final Map.Entry<String, ModelRepositoryParameter> parameter : request.getParametersMap().entrySet())
+            {
+                if (parameter.getKey().equals("config") || parameter.getKey().startsWith("file:"))
+                {
+                    throw new InferenceException(ErrorCode.UNSUPPORTED, "loading model '" + request.getModelName()
+                        + "' with parameter '" + parameter.getKey() + "' is not supported: put the configuration "
+                        + "and files in the model repository");
+                }
+            }
+            core.loadModel(request.getModelName());
+            return RepositoryModelLoadResponse.getDefaultInstance();
+        });
+    }
+
+    @Override
+    public void repositoryModelUnload(final RepositoryModelUnloadRequest request,
+        final StreamObserver<RepositoryModelUnloadResponse> observer)
+    {
+        answer(observer, () ->
+        {
+            core.unloadModel(request.getModelName());
+            return RepositoryModelUnloadResponse.getDefaultInstance();
+        });
+    }
+
+    @Override
+    public void systemSharedMemoryStatus(final SystemSharedMemoryStatusRequest request,
+        final StreamObserver<SystemSharedMemoryStatusResponse> observer)
+    {
+        answer(observer, () ->
+        {
+            final SystemSharedMemoryStatusResponse.Builder response = SystemSharedMemoryStatusResponse.newBuilder();
+            for (final SharedMemoryRegion region : sharedMemory.status(request.getName()))
+            {
+                response.putRegions(region.name(), SystemSharedMemoryStatusResponse.RegionStatus.newBuilder()
+                    .setName(region.name()).setKey(region.key()).setOffset(region.offset())
+                    .setByteSize(region.byteSize()).build());
+            }
+            return response.build();
+        });
+    }
+
+    @Override
+    public void systemSharedMemoryRegister(final SystemSharedMemoryRegisterRequest request,
+        final StreamObserver<SystemSharedMemoryRegisterResponse> observer)
+    {
+        answer(observer, () ->
+        {
+            sharedMemory.register(request.getName(), request.getKey(), request.getOffset(), request.getByteSize());
+            return SystemSharedMemoryRegisterResponse.getDefaultInstance();
+        });
+    }
+
+    @Override
+    public void systemSharedMemoryUnregister(final SystemSharedMemoryUnregisterRequest request,
+        final StreamObserver<SystemSharedMemoryUnregisterResponse> observer)
+    {
+        answer(observer, () ->
+        {
+            if (request.getName().isEmpty())
+            {
+                sharedMemory.unregisterAll();
+            }
+            else
+            {
+                sharedMemory.unregister(request.getName());
+            }
+            return SystemSharedMemoryUnregisterResponse.getDefaultInstance();
+        });
+    }
+
+    @Override
+    public void cudaSharedMemoryStatus(final CudaSharedMemoryStatusRequest request,
+        final StreamObserver<CudaSharedMemoryStatusResponse> observer)
+    {
+        answer(observer, () ->
+        {
+            if (!request.getName().isEmpty())
+            {
+                throw new InferenceException(ErrorCode.NOT_FOUND, "Unable to find cuda shared memory region: '"
+                    + request.getName() + "'");
+            }
+            return CudaSharedMemoryStatusResponse.getDefaultInstance();
+        });
+    }
+
+    @Override
+    public void cudaSharedMemoryRegister(final CudaSharedMemoryRegisterRequest request,
+        final StreamObserver<CudaSharedMemoryRegisterResponse> observer)
+    {
+        answer(observer, () ->
+        {
+            throw new InferenceException(ErrorCode.UNSUPPORTED, "CUDA shared memory is not supported by this "
+                + "server: register region '" + request.getName() + "' as system shared memory instead");
+        });
+    }
+
+    @Override
+    public void cudaSharedMemoryUnregister(final CudaSharedMemoryUnregisterRequest request,
+        final StreamObserver<CudaSharedMemoryUnregisterResponse> observer)
+    {
+        answer(observer, CudaSharedMemoryUnregisterResponse::getDefaultInstance);
+    }
+
+    @Override
+    public void traceSetting(final TraceSettingRequest request, final StreamObserver<TraceSettingResponse> observer)
+    {
+        answer(observer, () ->
+        {
+            throw new InferenceException(ErrorCode.UNSUPPORTED, "trace settings are not supported by this server");
+        });
+    }
+
+    @Override
+    public void logSettings(final LogSettingsRequest request, final StreamObserver<LogSettingsResponse> observer)
+    {
+        answer(observer, () ->
+        {
+            throw new InferenceException(ErrorCode.UNSUPPORTED, "log settings are not supported by this server");
+        });
+    }
+
+    @Override
+    public void modelInfer(final ModelInferRequest request, final StreamObserver<ModelInferResponse> observer)
+    {
+        final InferCall call;
+        try
+        {
+            call = new InferCall(allocator, request.getModelName(), ModelVersions.parse(request.getModelVersion()));
+        }
+        catch (final InferenceException failure)
+        {
+            observer.onError(GrpcStatuses.of(failure));
+            return;
+        }
+        try
+        {
+            decoder.decode(request, call);
+            core.submit(call.request(), new UnaryExchange(call, observer));
+        }
+        catch (final InferenceException failure)
+        {
+            call.release();
+            observer.onError(GrpcStatuses.of(failure));
+        }
+        catch (final RuntimeException bug)
+        {
+            call.release();
+            LOG.log(System.Logger.Level.ERROR, "gRPC inference for model '" + request.getModelName() + "' failed",
+                bug);
+            observer.onError(Status.INTERNAL.withDescription("internal error while submitting the request for model '"
+                + request.getModelName() + "': " + bug).asRuntimeException());
+        }
+    }
+
+    @Override
+    public StreamObserver<ModelInferRequest> modelStreamInfer(
+        final StreamObserver<ModelStreamInferResponse> observer)
+    {
+        return new GrpcInferStream(core, decoder, allocator, observer);
+    }
+
+    private static <T> void answer(final StreamObserver<T> observer, final Supplier<T> body)
+    {
+        final T value;
+        try
+        {
+            value = body.get();
+        }
+        catch (final InferenceException failure)
+        {
+            observer.onError(GrpcStatuses.of(failure));
+            return;
+        }
+        catch (final RuntimeException bug)
+        {
+            LOG.log(System.Logger.Level.ERROR, "gRPC call failed", bug);
+            observer.onError(Status.INTERNAL.withDescription("internal error: " + bug).asRuntimeException());
+            return;
+        }
+        observer.onNext(value);
+        observer.onCompleted();
+    }
+
+    private static String nullToEmpty(final String value)
+    {
+        return value == null ? "" : value;
+    }
+
+    /** One unary inference in flight: the core's callback encodes and sends the response, then frees the call. */
+    private static final class UnaryExchange implements ResponseListener
+    {
+        private final InferCall call;
+        private final StreamObserver<ModelInferResponse> observer;
+
+        UnaryExchange(final InferCall call, final StreamObserver<ModelInferResponse> observer)
+        {
+            this.call = call;
+            this.observer = observer;
+        }
+
+        @Override
+        public void onResponse(final InferenceResponse response)
+        {
+            GrpcInferEncoder.Encoded encoded = null;
+            try
+            {
+                if (!response.isOk())
+                {
+                    throw response.error();
+                }
+                encoded = GrpcInferEncoder.encode(call, response, false);
+            }
+            catch (final InferenceException failure)
+            {
+                finish(response);
+                safely(() -> observer.onError(GrpcStatuses.of(failure)));
+                return;
+            }
+            catch (final RuntimeException bug)
+            {
+                finish(response);
+                LOG.log(System.Logger.Level.ERROR, "failed to encode a gRPC response", bug);
+                safely(() -> observer.onError(Status.INTERNAL.withDescription("internal error while encoding the "
+                    + "response: " + bug).asRuntimeException()));
+                return;
+            }
+            final GrpcInferEncoder.Encoded message = encoded;
+            try
+            {
+                // onNext serializes the message, copying the wrapped output buffers; they may be freed after it.
+                safely(() ->
+                {
+                    observer.onNext(message.message());
+                    observer.onCompleted();
+                });
+            }
+            finally
+            {
+                message.release();
+                finish(response);
+            }
+        }
+
+        private void finish(final InferenceResponse response)
+        {
+            response.close();
+            call.release();
+        }
+
+        private void safely(final Runnable send)
+        {
+            if (observer instanceof ServerCallStreamObserver<?> server && server.isCancelled())
+            {
+                return;
+            }
+            try
+            {
+                send.run();
+            }
+            catch (final RuntimeException clientGone)
+            {
+                LOG.log(System.Logger.Level.DEBUG, "could not send a gRPC response: the call ended", clientGone);
+            }
+        }
+    }
+}

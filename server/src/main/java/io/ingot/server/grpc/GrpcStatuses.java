@@ -1,0 +1,42 @@
+package io.ingot.server.grpc;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.ingot.api.ErrorCode;
+import io.ingot.api.InferenceException;
+
+/** Maps Triton's error categories to gRPC status codes, as Triton's gRPC frontend does. */
+public final class GrpcStatuses
+{
+    private GrpcStatuses()
+    {
+    }
+
+    /**
+     * @param code a Triton error category
+     * @return the gRPC status code Triton uses for it
+     */
+    public static Status.Code code(final ErrorCode code)
+    {
+        return switch (code)
+        {
+            case INVALID_ARG -> Status.Code.INVALID_ARGUMENT;
+            case NOT_FOUND -> Status.Code.NOT_FOUND;
+            case UNAVAILABLE -> Status.Code.UNAVAILABLE;
+            case INTERNAL -> Status.Code.INTERNAL;
+            case UNSUPPORTED -> Status.Code.UNIMPLEMENTED;
+            case ALREADY_EXISTS -> Status.Code.ALREADY_EXISTS;
+            case CANCELLED -> Status.Code.CANCELLED;
+            case UNKNOWN -> Status.Code.UNKNOWN;
+        };
+    }
+
+    /**
+     * @param failure an error
+     * @return the status exception carrying its code and message
+     */
+    public static StatusRuntimeException of(final InferenceException failure)
+    {
+        return Status.fromCode(code(failure.code())).withDescription(failure.getMessage()).asRuntimeException();
+    }
+}

@@ -1,0 +1,243 @@
+package io.ingot.server.http;
+
+import io.ingot.api.ErrorCode;
+import io.ingot.api.InferenceException;
+import io.ingot.server.protocol.InferCall;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.util.ReferenceCountUtil;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * One connection's KServe v2 handler: routes each request, answers control endpoints, and runs inference
+ * asynchronously through the core's callback API.
+ *
+ * <p>Requests on a connection are answered strictly in order, one at a time: while one is in progress, reading stops
+ * and pipelined requests wait in a queue. Everything here runs on the connection's event loop; the core's callback
+ * only hands the response back to that loop, and blocking calls go to {@link HttpApi#blockingExecutor()}.
+ */
+final class HttpApiHandler extends ChannelInboundHandlerAdapter
+{
+    private static final System.Logger LOG = System.getLogger(HttpApiHandler.class.getName());
+
+    private final HttpApi api;
+    private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>(2);
+    private boolean busy;
+
+    /**
+     * @param api the shared state
+     */
+    HttpApiHandler(final HttpApi api)
+    {
+        this.api = api;
+    }
+
+    @Override
+    public void channelRead(final ChannelHandlerContext ctx, final Object message)
+    {
+        if (!(message instanceof FullHttpRequest request))
+        {
+            ReferenceCountUtil.release(message);
+            return;
+        }
+        if (busy)
+        {
+            waiting.add(request);
+            return;
+        }
+        process(ctx, request);
+    }
+
+    private void process(final ChannelHandlerContext ctx, final FullHttpRequest request)
+    {
+        busy = true;
+        ctx.channel().config().setAutoRead(false);
+        final boolean keepAlive = HttpUtil.isKeepAlive(request);
+        final HttpRoute route = HttpRouter.route(request.method(), request.uri());
+        if (route instanceof HttpRoute.Infer infer)
+        {
+            infer(ctx, request, infer, keepAlive);
+            return;
+        }
+        if (HttpControlEndpoints.blocks(route))
+        {
+            try
+            {
+                api.blockingExecutor().execute(() -> answerControl(ctx, request, route, keepAlive, true));
+            }
+            catch (final RejectedExecutionException stopping)
+            {
+                request.release();
+                send(ctx, HttpResponses.error(ctx.alloc(), new InferenceException(ErrorCode.UNAVAILABLE,
+                    "the server is shutting down")), false);
+            }
+            return;
+        }
+        answerControl(ctx, request, route, keepAlive, false);
+    }
+
+    private void answerControl(final ChannelHandlerContext ctx, final FullHttpRequest request, final HttpRoute route,
+        final boolean keepAlive, final boolean offLoop)
+    {
+        FullHttpResponse response;
+        try
+        {
+            response = api.control().handle(route, request.content(), ctx.alloc());
+        }
+        catch (final InferenceException failure)
+        {
+            response = HttpResponses.error(ctx.alloc(), failure);
+        }
+        catch (final RuntimeException bug)
+        {
+            LOG.log(System.Logger.Level.ERROR, "failed to answer " + request.method() + " " + request.uri(), bug);
+            response = HttpResponses.error(ctx.alloc(), new InferenceException(ErrorCode.INTERNAL,
+                "internal error while answering " + request.method() + " " + request.uri() + ": " + bug));
+        }
+        finally
+        {
+            request.release();
+        }
+        if (offLoop)
+        {
+            final FullHttpResponse answer = response;
+            ctx.executor().execute(() -> send(ctx, answer, keepAlive));
+        }
+        else
+        {
+            send(ctx, response, keepAlive);
+        }
+    }
+
+    private void infer(final ChannelHandlerContext ctx, final FullHttpRequest request, final HttpRoute.Infer route,
+        final boolean keepAlive)
+    {
+        final String acceptEncoding = request.headers().get(HttpHeaderNames.ACCEPT_ENCODING);
+        final String headerLength = request.headers().get(HttpInferDecoder.HEADER_LENGTH);
+        final ByteBuf body;
+        try
+        {
+            body = decodedBody(ctx, request);
+        }
+        catch (final InferenceException failure)
+        {
+            send(ctx, HttpResponses.error(ctx.alloc(), failure), keepAlive);
+            return;
+        }
+        final InferCall call = new InferCall(ctx.alloc(), route.model(), route.version());
+        final HttpInferExchange exchange = new HttpInferExchange(this, ctx, call, body, keepAlive,
+            ContentCoding.negotiate(acceptEncoding));
+        try
+        {
+            api.decoder().decode(call, headerLength, body);
+            api.core().submit(call.request(), exchange);
+        }
+        catch (final InferenceException failure)
+        {
+            exchange.fail(failure);
+        }
+        catch (final RuntimeException bug)
+        {
+            LOG.log(System.Logger.Level.ERROR, "inference request for model '" + route.model() + "' failed", bug);
+            exchange.fail(new InferenceException(ErrorCode.INTERNAL, "internal error while submitting the request "
+                + "for model '" + route.model() + "': " + bug));
+        }
+    }
+
+    /** @return the request body, decompressed if needed, owned by the caller; the request is released. */
+    private ByteBuf decodedBody(final ChannelHandlerContext ctx, final FullHttpRequest request)
+    {
+        try
+        {
+            final ContentCoding coding = ContentCoding.ofContentEncoding(
+                request.headers().get(HttpHeaderNames.CONTENT_ENCODING));
+            if (coding == ContentCoding.IDENTITY)
+            {
+                return request.content().retain();
+            }
+            return coding.decode(request.content(), api.maxBodyBytes(), ctx.alloc());
+        }
+        finally
+        {
+            request.release();
+        }
+    }
+
+    /**
+     * Writes a response, then moves on to the next request of the connection. Event loop only.
+     *
+     * @param ctx       the connection
+     * @param response  the response (ownership passes)
+     * @param keepAlive whether the connection stays open
+     */
+    void send(final ChannelHandlerContext ctx, final FullHttpResponse response, final boolean keepAlive)
+    {
+        HttpUtil.setContentLength(response, response.content().readableBytes());
+        if (!keepAlive)
+        {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        }
+        if (!ctx.channel().isActive())
+        {
+            response.release();
+            drainWaiting();
+            return;
+        }
+        ctx.writeAndFlush(response).addListener((ChannelFutureListener) written ->
+        {
+            if (!keepAlive || !written.isSuccess())
+            {
+                drainWaiting();
+                ctx.close();
+                return;
+            }
+            next(ctx);
+        });
+    }
+
+    private void next(final ChannelHandlerContext ctx)
+    {
+        busy = false;
+        final FullHttpRequest request = waiting.poll();
+        if (request != null)
+        {
+            process(ctx, request);
+        }
+        else
+        {
+            ctx.channel().config().setAutoRead(true);
+        }
+    }
+
+    private void drainWaiting()
+    {
+        FullHttpRequest request;
+        while ((request = waiting.poll()) != null)
+        {
+            request.release();
+        }
+    }
+
+    @Override
+    public void channelInactive(final ChannelHandlerContext ctx)
+    {
+        drainWaiting();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause)
+    {
+        LOG.log(System.Logger.Level.DEBUG, "HTTP connection " + ctx.channel().remoteAddress() + " failed", cause);
+        ctx.close();
+    }
+}

@@ -1,0 +1,241 @@
+package io.ingot.server.http;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.ingot.api.ErrorCode;
+import io.ingot.api.InferenceCore;
+import io.ingot.api.InferenceException;
+import io.ingot.api.ServerMetadata;
+import io.ingot.server.json.ConfigJson;
+import io.ingot.server.json.JsonBodies;
+import io.ingot.server.json.JsonOutput;
+import io.ingot.server.json.MetadataJson;
+import io.ingot.server.json.StatisticsJson;
+import io.ingot.server.protocol.ServerExtensions;
+import io.ingot.server.shm.SystemSharedMemoryRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The HTTP endpoints other than inference: health, metadata, configuration, statistics, repository control and
+ * system shared memory. Each call returns the complete response; errors are thrown as {@link InferenceException}s
+ * with Triton's categories. Only {@link HttpRoute.RepositoryControl} may block (a model load), which is why
+ * {@link #blocks} tells the caller to run it off the event loop.
+ */
+public final class HttpControlEndpoints
+{
+    private final InferenceCore core;
+    private final SystemSharedMemoryRegistry sharedMemory;
+
+    /**
+     * @param core         the core
+     * @param sharedMemory registered regions
+     */
+    public HttpControlEndpoints(final InferenceCore core, final SystemSharedMemoryRegistry sharedMemory)
+    {
+        this.core = core;
+        this.sharedMemory = sharedMemory;
+    }
+
+    /**
+     * @param route a route
+     * @return true when handling it may block for long (load and unload)
+     */
+    public static boolean blocks(final HttpRoute route)
+    {
+        return route instanceof HttpRoute.RepositoryControl;
+    }
+
+    /**
+     * Answers a non-inference route.
+     *
+     * @param route the route, not {@link HttpRoute.Infer}
+     * @param body  the request body (not released here)
+     * @param alloc allocator for the response body
+     * @return the response
+     * @throws InferenceException for errors, with their category
+     */
+    public FullHttpResponse handle(final HttpRoute route, final ByteBuf body, final ByteBufAllocator alloc)
+    {
+        return switch (route)
+        {
+            case HttpRoute.Health health -> HttpResponses.empty(
+                (health.live() ? core.isLive() : core.isReady()) ? HttpResponseStatus.OK
+                    : HttpResponseStatus.BAD_REQUEST);
+            case HttpRoute.ServerMetadata ignored ->
+            {
+                final ServerMetadata metadata = core.serverMetadata();
+                yield json(alloc, out -> MetadataJson.serverMetadata(out, metadata.name(), metadata.version(),
+                    ServerExtensions.SUPPORTED));
+            }
+            case HttpRoute.ModelMetadata model ->
+            {
+                final var metadata = core.modelMetadata(model.model(), model.version());
+                yield json(alloc, out -> MetadataJson.modelMetadata(out, metadata));
+            }
+            case HttpRoute.ModelReady ready -> modelReady(ready, alloc);
+            case HttpRoute.ModelConfig config ->
+            {
+                final String text = ConfigJson.toJson(core.modelConfig(config.model(), config.version()));
+                final ByteBuf out = alloc.buffer(text.length() + 16);
+                out.writeCharSequence(text, StandardCharsets.UTF_8);
+                yield HttpResponses.json(HttpResponseStatus.OK, out);
+            }
+            case HttpRoute.Statistics stats ->
+            {
+                final var list = core.modelStatistics(stats.model(), stats.version());
+                yield json(alloc, out -> StatisticsJson.write(out, list));
+            }
+            case HttpRoute.RepositoryIndex ignored ->
+            {
+                boolean readyOnly = false;
+                if (body.isReadable())
+                {
+                    final JsonObject request = JsonBodies.object(JsonBodies.parse(body, 0, body.readableBytes()),
+                        "the repository index request");
+                    final JsonElement ready = request.get("ready");
+                    if (ready != null && !ready.isJsonNull())
+                    {
+                        readyOnly = JsonBodies.bool(ready, "ready", "the repository index request");
+                    }
+                }
+                final var index = core.repositoryIndex(readyOnly);
+                yield json(alloc, out -> MetadataJson.repositoryIndex(out, index));
+            }
+            case HttpRoute.RepositoryControl control -> repositoryControl(control, body);
+            case HttpRoute.ShmStatus status ->
+            {
+                final var regions = sharedMemory.status(status.region());
+                yield json(alloc, out -> MetadataJson.sharedMemoryStatus(out, regions));
+            }
+            case HttpRoute.ShmRegister register -> registerRegion(register.region(), body);
+            case HttpRoute.ShmUnregister unregister ->
+            {
+                if (unregister.region() == null)
+                {
+                    sharedMemory.unregisterAll();
+                }
+                else
+                {
+                    sharedMemory.unregister(unregister.region());
+                }
+                yield HttpResponses.empty(HttpResponseStatus.OK);
+            }
+            case HttpRoute.CudaShm cuda -> cudaSharedMemory(cuda, alloc);
+            case HttpRoute.Unsupported unsupported ->
+                throw new InferenceException(ErrorCode.UNSUPPORTED, unsupported.message());
+            case HttpRoute.NotFound ignored -> HttpResponses.error(alloc, HttpResponseStatus.NOT_FOUND, "Not Found");
+            case HttpRoute.MethodNotAllowed ignored -> HttpResponses.error(alloc,
+                HttpResponseStatus.METHOD_NOT_ALLOWED, "Method Not Allowed");
+            case HttpRoute.Infer ignored -> throw new IllegalArgumentException("inference is not a control route");
+        };
+    }
+
+    private FullHttpResponse modelReady(final HttpRoute.ModelReady ready, final ByteBufAllocator alloc)
+    {
+        if (core.isModelReady(ready.model(), ready.version()))
+        {
+            return HttpResponses.empty(HttpResponseStatus.OK);
+        }
+        // Unknown models and versions get their own error; a known model that is not ready gets Triton's.
+        try
+        {
+            core.modelMetadata(ready.model(), ready.version());
+        }
+        catch (final InferenceException notServing)
+        {
+            if (notServing.code() != ErrorCode.UNAVAILABLE)
+            {
+                throw notServing;
+            }
+        }
+        return HttpResponses.error(alloc, HttpResponseStatus.BAD_REQUEST, "Model version not ready");
+    }
+
+    private FullHttpResponse repositoryControl(final HttpRoute.RepositoryControl control, final ByteBuf body)
+    {
+        if (body.isReadable())
+        {
+            final JsonObject request = JsonBodies.object(JsonBodies.parse(body, 0, body.readableBytes()),
+                "the repository request");
+            final JsonObject parameters = JsonBodies.optionalObject(request, "parameters", "the repository request");
+            if (parameters != null && control.load())
+            {
+                for (final Map.Entry<String, JsonElement> parameter : parameters.entrySet())
+                {
+                    if (parameter.getKey().equals("config") || parameter.getKey().startsWith("file:"))
+                    {
+                        throw new InferenceException(ErrorCode.UNSUPPORTED, "loading model '" + control.model()
+                            + "' with parameter '" + parameter.getKey() + "' is not supported: put the configuration "
+                            + "and files in the model repository");
+                    }
+                }
+            }
+            if (parameters != null && !control.load() && parameters.has("unload_dependents"))
+            {
+                JsonBodies.bool(parameters.get("unload_dependents"), "unload_dependents", "the unload request");
+            }
+        }
+        if (control.load())
+        {
+            core.loadModel(control.model());
+        }
+        else
+        {
+            core.unloadModel(control.model());
+        }
+        return HttpResponses.empty(HttpResponseStatus.OK);
+    }
+
+    private FullHttpResponse registerRegion(final String region, final ByteBuf body)
+    {
+        final String context = "the register request of region '" + region + "'";
+        final JsonObject request = JsonBodies.object(JsonBodies.parse(body, 0, body.readableBytes()), context);
+        final String key = JsonBodies.requiredString(request, "key", context);
+        final JsonElement offset = request.get("offset");
+        final long byteSize = JsonBodies.unsigned(request.get("byte_size"), "byte_size", context);
+        sharedMemory.register(region, key, offset == null ? 0 : JsonBodies.unsigned(offset, "offset", context),
+            byteSize);
+        return HttpResponses.empty(HttpResponseStatus.OK);
+    }
+
+    private static FullHttpResponse cudaSharedMemory(final HttpRoute.CudaShm cuda, final ByteBufAllocator alloc)
+    {
+        return switch (cuda.action())
+        {
+            case "status" ->
+            {
+                if (cuda.region() != null)
+                {
+                    throw new InferenceException(ErrorCode.NOT_FOUND, "Unable to find cuda shared memory region: '"
+                        + cuda.region() + "'");
+                }
+                yield json(alloc, out -> out.beginArray().endArray());
+            }
+            case "unregister" -> HttpResponses.empty(HttpResponseStatus.OK);
+            default -> throw new InferenceException(ErrorCode.UNSUPPORTED, "CUDA shared memory is not supported by "
+                + "this server: register region '" + cuda.region() + "' as system shared memory instead");
+        };
+    }
+
+    private static FullHttpResponse json(final ByteBufAllocator alloc, final Consumer<JsonOutput> writer)
+    {
+        final ByteBuf out = alloc.buffer(256);
+        try
+        {
+            writer.accept(new JsonOutput(out));
+        }
+        catch (final RuntimeException failure)
+        {
+            out.release();
+            throw failure;
+        }
+        return HttpResponses.json(HttpResponseStatus.OK, out);
+    }
+}

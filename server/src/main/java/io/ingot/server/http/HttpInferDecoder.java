@@ -1,0 +1,352 @@
+package io.ingot.server.http;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+import io.ingot.api.DataType;
+import io.ingot.api.ErrorCode;
+import io.ingot.api.InferenceCore;
+import io.ingot.api.InferenceException;
+import io.ingot.api.ModelMetadata;
+import io.ingot.api.TensorMetadata;
+import io.ingot.server.json.JsonBodies;
+import io.ingot.server.json.JsonTensorReader;
+import io.ingot.server.protocol.InferCall;
+import io.ingot.server.protocol.RequestParameters;
+import io.ingot.server.protocol.TensorLayout;
+import io.ingot.server.shm.ShmSlice;
+import io.ingot.server.shm.SystemSharedMemoryRegistry;
+import io.netty.buffer.ByteBuf;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * Turns the body of {@code POST /v2/models/{m}/infer} into an {@link InferCall}: the JSON header, the binary tensor
+ * extension (blobs after the header, in input order, for inputs with {@code binary_data_size}), shared-memory
+ * references, requested outputs and request parameters, with Triton's rules and status codes.
+ *
+ * <p>Input tensors are not copied: binary inputs point into the request body, shared-memory inputs into the
+ * region. Only JSON {@code data} is converted into a new buffer.
+ */
+public final class HttpInferDecoder
+{
+    /** Header giving the byte length of the JSON part of a binary request or response. */
+    public static final String HEADER_LENGTH = "Inference-Header-Content-Length";
+
+    private final InferenceCore core;
+    private final SystemSharedMemoryRegistry sharedMemory;
+
+    /**
+     * @param core         the core, asked for metadata of raw binary requests
+     * @param sharedMemory registered shared-memory regions
+     */
+    public HttpInferDecoder(final InferenceCore core, final SystemSharedMemoryRegistry sharedMemory)
+    {
+        this.core = core;
+        this.sharedMemory = sharedMemory;
+    }
+
+    /**
+     * Fills a call from a request body. On failure everything the call acquired stays owned by it: release it.
+     *
+     * @param call         the call to fill
+     * @param headerLength the {@value #HEADER_LENGTH} header, or {@code null}
+     * @param body         the (decompressed) body, one contiguous buffer that must outlive the call
+     * @throws InferenceException with the status Triton uses, and a message naming the problem
+     */
+    public void decode(final InferCall call, final String headerLength, final ByteBuf body)
+    {
+        final int bodyLength = body.readableBytes();
+        final int jsonLength = jsonLength(headerLength, bodyLength);
+        if (jsonLength == 0)
+        {
+            decodeRaw(call, body);
+            return;
+        }
+        final JsonObject root = JsonBodies.object(JsonBodies.parse(body, 0, jsonLength), "the inference request");
+        final String id = JsonBodies.optionalString(root, "id", "the inference request");
+        if (id != null)
+        {
+            call.request().id(id);
+        }
+        applyParameters(call, JsonBodies.optionalObject(root, "parameters", "the inference request"));
+        final JsonArray inputs = JsonBodies.optionalArray(root, "inputs", "the inference request");
+        if (inputs == null)
+        {
+            throw invalid("the inference request is missing the required array 'inputs'");
+        }
+        // headerLength == null: the whole body is JSON and no input may take binary bytes.
+        final boolean binaryAllowed = headerLength != null;
+        int cursor = jsonLength;
+        for (int i = 0; i < inputs.size(); i++)
+        {
+            cursor = decodeInput(call, JsonBodies.object(inputs.get(i), "inputs[" + i + "]"), body, cursor,
+                binaryAllowed);
+        }
+        if (cursor != bodyLength)
+        {
+            throw invalid("unexpected additional input data: " + (bodyLength - cursor) + " bytes follow the last "
+                + "binary input (binary_data_size values add up to " + (cursor - jsonLength) + " bytes, the body has "
+                + (bodyLength - jsonLength) + " after the JSON header)");
+        }
+        final JsonArray outputs = JsonBodies.optionalArray(root, "outputs", "the inference request");
+        if (outputs != null)
+        {
+            for (int i = 0; i < outputs.size(); i++)
+            {
+                decodeOutput(call, JsonBodies.object(outputs.get(i), "outputs[" + i + "]"));
+            }
+        }
+    }
+
+    private static int jsonLength(final String header, final int bodyLength)
+    {
+        if (header == null)
+        {
+            return bodyLength;
+        }
+        final long value;
+        try
+        {
+            value = Long.parseLong(header.trim());
+        }
+        catch (final NumberFormatException notNumber)
+        {
+            throw invalid(HEADER_LENGTH + " must be a non-negative integer, got '" + header + "'");
+        }
+        if (value < 0 || value > bodyLength)
+        {
+            throw invalid(HEADER_LENGTH + " " + value + " is outside the request body of " + bodyLength + " bytes");
+        }
+        return (int) value;
+    }
+
+    private void applyParameters(final InferCall call, final JsonObject parameters)
+    {
+        if (parameters == null)
+        {
+            return;
+        }
+        for (final Map.Entry<String, JsonElement> entry : parameters.entrySet())
+        {
+            final String key = entry.getKey();
+            final JsonElement value = entry.getValue();
+            final String context = "the request parameters";
+            switch (key)
+            {
+                case RequestParameters.PRIORITY ->
+                    RequestParameters.applyPriority(call.request(), JsonBodies.unsigned(value, key, context));
+                case RequestParameters.TIMEOUT ->
+                    RequestParameters.applyTimeout(call.request(), JsonBodies.unsigned(value, key, context));
+                case RequestParameters.BINARY_DATA_OUTPUT ->
+                    call.defaultBinary(JsonBodies.bool(value, key, context));
+                case RequestParameters.SEQUENCE_ID ->
+                {
+                    if (!JsonBodies.isScalar(value) || value.getAsJsonPrimitive().isBoolean())
+                    {
+                        throw invalid("Unable to parse 'sequence_id': expected an unsigned integer or a string, got "
+                            + value);
+                    }
+                    final JsonPrimitive id = value.getAsJsonPrimitive();
+                    RequestParameters.refuseSequence(key, id.isString() ? !id.getAsString().isEmpty()
+                        : !JsonBodies.isZero(id));
+                }
+                case RequestParameters.SEQUENCE_START, RequestParameters.SEQUENCE_END ->
+                    RequestParameters.refuseSequence(key, JsonBodies.bool(value, key, context));
+                case RequestParameters.HEADERS ->
+                {
+                    // reserved for header forwarding; nothing to forward to
+                }
+                default ->
+                {
+                    if (RequestParameters.isTritonReserved(key))
+                    {
+                        throw RequestParameters.tritonReserved(key);
+                    }
+                    if (!JsonBodies.isScalar(value))
+                    {
+                        throw invalid("parameter '" + key + "' must be a string, integer, boolean or double, got "
+                            + value);
+                    }
+                    // Other custom parameters are accepted and not passed on: Ingot's models take none.
+                }
+            }
+        }
+    }
+
+    private int decodeInput(final InferCall call, final JsonObject input, final ByteBuf body, final int cursor,
+        final boolean binaryAllowed)
+    {
+        final String name = JsonBodies.requiredString(input, "name", "an input");
+        final String context = "input '" + name + "'";
+        final String typeName = JsonBodies.requiredString(input, "datatype", context);
+        final DataType dataType = DataType.fromWireName(typeName);
+        if (dataType == null)
+        {
+            throw invalid("invalid datatype '" + typeName + "' of input '" + name + "'; expected one of "
+                + Arrays.toString(DataType.values()));
+        }
+        final long[] shape = shape(input.get("shape"), name);
+        final long elements = TensorLayout.elementCount(name, shape);
+        final JsonObject parameters = JsonBodies.optionalObject(input, "parameters", context);
+        final JsonElement data = input.get("data");
+        final JsonElement binarySize = parameters == null ? null : parameters.get("binary_data_size");
+        final String region = parameters == null ? null
+            : JsonBodies.optionalString(parameters, "shared_memory_region", context);
+        final int sources = (data != null && !data.isJsonNull() ? 1 : 0) + (binarySize != null ? 1 : 0)
+            + (region != null ? 1 : 0);
+        if (sources != 1)
+        {
+            throw invalid("Input must set only one of the following fields: 'data', 'binary_data_size' in "
+                + "'parameters', 'shared_memory_region' in 'parameters'. But " + context + " sets " + sources);
+        }
+        int next = cursor;
+        final MemorySegment memory;
+        if (binarySize != null)
+        {
+            final long size = JsonBodies.unsigned(binarySize, "binary_data_size", context);
+            if (!binaryAllowed)
+            {
+                throw invalid(context + " has binary_data_size but the request carries no binary data: set the "
+                    + HEADER_LENGTH + " header to the byte length of the JSON part");
+            }
+            final int remaining = body.readableBytes() - cursor;
+            if (size > remaining)
+            {
+                throw invalid("unexpected size for input '" + name + "', expecting " + size + " additional bytes "
+                    + "(binary_data_size) but only " + remaining + " remain in the request body");
+            }
+            memory = MemorySegment.ofBuffer(body.nioBuffer(body.readerIndex() + cursor, (int) size));
+            next = cursor + (int) size;
+            TensorLayout.checkData(name, dataType, elements, memory);
+        }
+        else if (region != null)
+        {
+            final long byteSize = JsonBodies.unsigned(parameters.get("shared_memory_byte_size"),
+                "shared_memory_byte_size", context);
+            final JsonElement offsetValue = parameters.get("shared_memory_offset");
+            final long offset = offsetValue == null ? 0 : JsonBodies.unsigned(offsetValue, "shared_memory_offset",
+                context);
+            final ShmSlice slice = call.ownInput(sharedMemory.acquire(region, offset, byteSize, name));
+            memory = slice.memory();
+            TensorLayout.checkData(name, dataType, elements, memory);
+        }
+        else
+        {
+            if (dataType != DataType.BYTES && dataType.byteSize() > 0)
+            {
+                TensorLayout.fixedByteSize(name, dataType, elements);
+            }
+            final long guess = dataType == DataType.BYTES ? 256 : elements * Math.max(1, dataType.byteSize());
+            final ByteBuf converted = call.ownInput(call.allocator().directBuffer(
+                (int) Math.min(Math.max(guess, 16), 1 << 20)));
+            JsonTensorReader.read(name, dataType, shape, elements, data, converted);
+            memory = MemorySegment.ofBuffer(converted.nioBuffer(0, converted.writerIndex()));
+        }
+        call.request().addInput(name, dataType, shape, memory);
+        return next;
+    }
+
+    private void decodeOutput(final InferCall call, final JsonObject output)
+    {
+        final String name = JsonBodies.requiredString(output, "name", "an output");
+        final String context = "output '" + name + "'";
+        final JsonObject parameters = JsonBodies.optionalObject(output, "parameters", context);
+        boolean binary = false;
+        ShmSlice target = null;
+        if (parameters != null)
+        {
+            final JsonElement binaryValue = parameters.get("binary_data");
+            if (binaryValue != null)
+            {
+                binary = JsonBodies.bool(binaryValue, "binary_data", context);
+            }
+            final JsonElement classification = parameters.get("classification");
+            if (classification != null && JsonBodies.unsigned(classification, "classification", context) > 0)
+            {
+                throw new InferenceException(ErrorCode.UNSUPPORTED, "the classification extension is not supported:"
+                    + " request " + context + " without 'classification'");
+            }
+            final String region = JsonBodies.optionalString(parameters, "shared_memory_region", context);
+            if (region != null)
+            {
+                if (binary)
+                {
+                    throw invalid(context + " sets both 'shared_memory_region' and 'binary_data': a shared-memory "
+                        + "output is written into the region, not into the response");
+                }
+                final long byteSize = JsonBodies.unsigned(parameters.get("shared_memory_byte_size"),
+                    "shared_memory_byte_size", context);
+                final JsonElement offsetValue = parameters.get("shared_memory_offset");
+                final long offset = offsetValue == null ? 0
+                    : JsonBodies.unsigned(offsetValue, "shared_memory_offset", context);
+                target = sharedMemory.acquire(region, offset, byteSize, name);
+            }
+        }
+        call.requestOutput(name, binary, target);
+    }
+
+    private void decodeRaw(final InferCall call, final ByteBuf body)
+    {
+        final String model = call.request().modelName();
+        final long version = call.request().modelVersion();
+        final ModelMetadata metadata = core.modelMetadata(model, version);
+        if (metadata.inputs().size() != 1)
+        {
+            throw invalid("a raw binary request (" + HEADER_LENGTH + ": 0) needs a model with exactly one input; "
+                + "model '" + model + "' has " + metadata.inputs().size());
+        }
+        final TensorMetadata input = metadata.inputs().getFirst();
+        final long[] shape = TensorLayout.toShape(input.shape());
+        if (core.modelConfig(model, version).getMaxBatchSize() > 0 && shape.length > 0)
+        {
+            shape[0] = 1;
+        }
+        for (final long dim : shape)
+        {
+            if (dim < 0)
+            {
+                throw invalid("a raw binary request (" + HEADER_LENGTH + ": 0) needs input '" + input.name()
+                    + "' of model '" + model + "' to have a fixed shape, it has " + input.shape());
+            }
+        }
+        final MemorySegment memory = MemorySegment.ofBuffer(body.nioBuffer(body.readerIndex(),
+            body.readableBytes()));
+        TensorLayout.checkData(input.name(), input.dataType(), TensorLayout.elementCount(input.name(), shape),
+            memory);
+        call.request().addInput(input.name(), input.dataType(), shape, memory);
+        call.defaultBinary(true);
+    }
+
+    private static long[] shape(final JsonElement value, final String input)
+    {
+        if (value == null || !value.isJsonArray())
+        {
+            throw invalid("input '" + input + "' is missing the required array 'shape'");
+        }
+        final JsonArray dims = value.getAsJsonArray();
+        final long[] shape = new long[dims.size()];
+        for (int i = 0; i < shape.length; i++)
+        {
+            final JsonElement dim = dims.get(i);
+            try
+            {
+                shape[i] = JsonBodies.unsigned(dim, "shape", "input '" + input + "'");
+            }
+            catch (final InferenceException notUnsigned)
+            {
+                throw invalid("Unable to parse 'shape' of input '" + input + "': dimension " + i + " is " + dim
+                    + ", expected a non-negative integer");
+            }
+        }
+        return shape;
+    }
+
+    private static InferenceException invalid(final String message)
+    {
+        return new InferenceException(ErrorCode.INVALID_ARG, message);
+    }
+}

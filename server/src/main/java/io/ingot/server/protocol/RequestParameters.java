@@ -1,0 +1,101 @@
+package io.ingot.server.protocol;
+
+import io.ingot.api.ErrorCode;
+import io.ingot.api.InferenceException;
+import io.ingot.api.InferenceRequest;
+
+/**
+ * The request-level {@code parameters} Triton reserves, applied the same way for HTTP and gRPC once each frontend
+ * has read the value from its wire form: {@code priority} and {@code timeout} (µs) reach the scheduler; the
+ * sequence parameters are refused while Ingot has no sequence batcher; {@code triton_*} keys are refused.
+ */
+public final class RequestParameters
+{
+    /** Priority level, 0 = the model's default, 1 = highest. */
+    public static final String PRIORITY = "priority";
+    /** Queue timeout in microseconds. */
+    public static final String TIMEOUT = "timeout";
+    /** Sequence correlation id. */
+    public static final String SEQUENCE_ID = "sequence_id";
+    /** First request of a sequence. */
+    public static final String SEQUENCE_START = "sequence_start";
+    /** Last request of a sequence. */
+    public static final String SEQUENCE_END = "sequence_end";
+    /** HTTP: return outputs not listed in {@code outputs} as binary data. */
+    public static final String BINARY_DATA_OUTPUT = "binary_data_output";
+    /** Reserved for header forwarding. */
+    public static final String HEADERS = "headers";
+    /** Prefix of keys Triton reserves for itself. */
+    public static final String TRITON_PREFIX = "triton_";
+
+    private RequestParameters()
+    {
+    }
+
+    /**
+     * @param request  the request
+     * @param priority the priority level, {@code >= 0}
+     */
+    public static void applyPriority(final InferenceRequest request, final long priority)
+    {
+        if (priority < 0)
+        {
+            throw invalid("Unable to parse 'priority': expected an unsigned integer, got " + priority);
+        }
+        request.priority(priority);
+    }
+
+    /**
+     * @param request the request
+     * @param micros  the queue timeout in microseconds, {@code >= 0}
+     */
+    public static void applyTimeout(final InferenceRequest request, final long micros)
+    {
+        if (micros < 0)
+        {
+            throw invalid("Unable to parse 'timeout': expected an unsigned integer of microseconds, got " + micros);
+        }
+        request.timeoutMicros(micros);
+    }
+
+    /**
+     * Refuses a sequence parameter that puts the request in a sequence ({@code sequence_id} non-zero and non-empty,
+     * {@code sequence_start}/{@code sequence_end} true). Their "not in a sequence" values pass.
+     *
+     * @param key        the parameter
+     * @param inSequence whether its value puts the request in a sequence
+     * @throws InferenceException INVALID_ARG
+     */
+    public static void refuseSequence(final String key, final boolean inSequence)
+    {
+        if (inSequence)
+        {
+            throw invalid("parameter '" + key + "' is not supported: Ingot has no sequence batcher yet, so requests "
+                + "cannot belong to a sequence (send them without sequence_id, sequence_start and sequence_end)");
+        }
+    }
+
+    /**
+     * @param key a request parameter key
+     * @return true for keys starting with {@code triton_}
+     */
+    public static boolean isTritonReserved(final String key)
+    {
+        return key.startsWith(TRITON_PREFIX);
+    }
+
+    /**
+     * @param key a {@code triton_*} key
+     * @return the INVALID_ARG error for it
+     */
+    public static InferenceException tritonReserved(final String key)
+    {
+        return invalid("parameter '" + key + "' is reserved: keys starting with '" + TRITON_PREFIX
+            + "' cannot be set by a request");
+    }
+
+    private static InferenceException invalid(final String message)
+    {
+        return new InferenceException(ErrorCode.INVALID_ARG, message);
+    }
+}

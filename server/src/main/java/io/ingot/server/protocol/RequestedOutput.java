@@ -1,0 +1,82 @@
+package io.ingot.server.protocol;
+
+import io.ingot.server.shm.ShmSlice;
+import io.netty.buffer.ByteBuf;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * How one output of one request is to be returned, and the memory the core wrote it into. Filled by the decoder
+ * (name, encoding, shared-memory target), then by {@link InferCall#allocate} on an instance thread, then read by the
+ * encoder once the response arrived.
+ */
+public final class RequestedOutput
+{
+    private final String name;
+    private final boolean binary;
+    private final ShmSlice sharedMemory;
+    private ByteBuf buffer;
+    private MemorySegment memory;
+    private String allocationError;
+
+    RequestedOutput(final String name, final boolean binary, final ShmSlice sharedMemory)
+    {
+        this.name = name;
+        this.binary = binary;
+        this.sharedMemory = sharedMemory;
+    }
+
+    /** @return the output's name. */
+    public String name()
+    {
+        return name;
+    }
+
+    /** @return true when the output goes back as binary data (HTTP binary extension; always true for gRPC). */
+    public boolean binary()
+    {
+        return binary;
+    }
+
+    /** @return the shared-memory target, or {@code null} when the output goes back in the response body. */
+    public ShmSlice sharedMemory()
+    {
+        return sharedMemory;
+    }
+
+    /** @return the buffer the output was allocated in, or {@code null} (shared memory, or not yet allocated). */
+    ByteBuf buffer()
+    {
+        return buffer;
+    }
+
+    /** @return the memory handed to the core for this output, or {@code null}. */
+    public MemorySegment memory()
+    {
+        return memory;
+    }
+
+    /** @return why the output could not be placed where the request asked, or {@code null}. */
+    public String allocationError()
+    {
+        return allocationError;
+    }
+
+    void allocated(final ByteBuf allocatedBuffer, final MemorySegment allocatedMemory)
+    {
+        this.buffer = allocatedBuffer;
+        this.memory = allocatedMemory;
+    }
+
+    void failAllocation(final String error)
+    {
+        this.allocationError = error;
+    }
+
+    ByteBuf takeBuffer()
+    {
+        final ByteBuf taken = buffer;
+        buffer = null;
+        return taken;
+    }
+}

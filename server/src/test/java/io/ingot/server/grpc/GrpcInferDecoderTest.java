@@ -1,0 +1,172 @@
+package io.ingot.server.grpc;
+
+import com.google.protobuf.ByteString;
+import io.ingot.api.DataType;
+import io.ingot.api.ErrorCode;
+import io.ingot.api.InferenceException;
+import io.ingot.api.InferenceRequest;
+import io.ingot.server.protocol.InferCall;
+import io.ingot.server.proto.InferParameter;
+import io.ingot.server.proto.InferTensorContents;
+import io.ingot.server.proto.ModelInferRequest;
+import io.ingot.server.shm.SystemSharedMemoryRegistry;
+import io.netty.buffer.ByteBufAllocator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class GrpcInferDecoderTest
+{
+    private static final ValueLayout.OfFloat FLOAT_LE =
+        ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private final SystemSharedMemoryRegistry registry = SystemSharedMemoryRegistry.devShm();
+    private final GrpcInferDecoder decoder = new GrpcInferDecoder(registry);
+    private InferCall call;
+
+    @AfterEach
+    void release()
+    {
+        if (call != null)
+        {
+            call.release();
+        }
+        registry.close();
+    }
+
+    private InferenceRequest decode(final ModelInferRequest request)
+    {
+        if (call != null)
+        {
+            call.release();
+        }
+        call = new InferCall(ByteBufAllocator.DEFAULT, request.getModelName(), InferenceRequest.DEFAULT_VERSION);
+        decoder.decode(request, call);
+        return call.request();
+    }
+
+    private static ModelInferRequest.InferInputTensor.Builder input(final String name, final String type,
+        final long... shape)
+    {
+        final ModelInferRequest.InferInputTensor.Builder input = ModelInferRequest.InferInputTensor.newBuilder()
+            .setName(name).setDatatype(type);
+        for (final long dim : shape)
+        {
+            input.addShape(dim);
+        }
+        return input;
+    }
+
+    private static ByteString rawFloats(final float... values)
+    {
+        final ByteBuffer buffer = ByteBuffer.allocate(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        for (final float value : values)
+        {
+            buffer.putFloat(value);
+        }
+        return ByteString.copyFrom(buffer.array());
+    }
+
+    @Test
+    void rawContentsBelongToInputsInOrder()
+    {
+        final InferenceRequest request = decode(ModelInferRequest.newBuilder().setModelName("m").setId("7")
+            .addInputs(input("A", "FP32", 1, 2))
+            .addInputs(input("B", "FP32", 1, 1))
+            .addRawInputContents(rawFloats(1f, 2f))
+            .addRawInputContents(rawFloats(3f))
+            .build());
+        assertEquals("7", request.id());
+        assertEquals(2f, request.inputData(0).get(FLOAT_LE, 4));
+        assertEquals(3f, request.inputData(1).get(FLOAT_LE, 0));
+        assertTrue(call.allOutputs());
+        assertTrue(call.output("ANY").binary());
+    }
+
+    @Test
+    void typedContentsAreConvertedAndChecked()
+    {
+        final InferenceRequest request = decode(ModelInferRequest.newBuilder().setModelName("m")
+            .addInputs(input("A", "INT16", 3).setContents(InferTensorContents.newBuilder()
+                .addIntContents(1).addIntContents(-2).addIntContents(300)))
+            .addInputs(input("S", "BYTES", 1).setContents(InferTensorContents.newBuilder()
+                .addBytesContents(ByteString.copyFromUtf8("hey"))))
+            .build());
+        assertEquals(DataType.INT16, request.inputDataType(0));
+        assertEquals(-2, request.inputData(0).get(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN),
+            2));
+        assertEquals(7, request.inputData(1).byteSize());
+        assertEquals("hey", new String(request.inputData(1).asSlice(4, 3).toArray(ValueLayout.JAVA_BYTE),
+            StandardCharsets.UTF_8));
+
+        final InferenceException count = assertThrows(InferenceException.class, () -> decode(ModelInferRequest
+            .newBuilder().setModelName("m").addInputs(input("A", "FP32", 2)
+                .setContents(InferTensorContents.newBuilder().addFp32Contents(1f))).build()));
+        assertTrue(count.getMessage().contains("unexpected number of elements 1"), count.getMessage());
+        final InferenceException field = assertThrows(InferenceException.class, () -> decode(ModelInferRequest
+            .newBuilder().setModelName("m").addInputs(input("A", "INT32", 1)
+                .setContents(InferTensorContents.newBuilder().addFp32Contents(1f))).build()));
+        assertTrue(field.getMessage().contains("expected int_contents"), field.getMessage());
+        assertThrows(InferenceException.class, () -> decode(ModelInferRequest.newBuilder().setModelName("m")
+            .addInputs(input("A", "FP16", 1).setContents(InferTensorContents.newBuilder().addFp32Contents(1f)))
+            .build()));
+    }
+
+    @Test
+    void rawAndTypedContentsAreNeverMixed()
+    {
+        final InferenceException mixed = assertThrows(InferenceException.class, () -> decode(ModelInferRequest
+            .newBuilder().setModelName("m")
+            .addInputs(input("A", "FP32", 1).setContents(InferTensorContents.newBuilder().addFp32Contents(1f)))
+            .addInputs(input("B", "FP32", 1))
+            .addRawInputContents(rawFloats(1f))
+            .build()));
+        assertTrue(mixed.getMessage().contains("contents field must not be specified"), mixed.getMessage());
+        final InferenceException extra = assertThrows(InferenceException.class, () -> decode(ModelInferRequest
+            .newBuilder().setModelName("m").addInputs(input("A", "FP32", 1))
+            .addRawInputContents(rawFloats(1f)).addRawInputContents(rawFloats(2f)).build()));
+        assertTrue(extra.getMessage().contains("raw_input_contents has 2 entries"), extra.getMessage());
+        final InferenceException missing = assertThrows(InferenceException.class, () -> decode(ModelInferRequest
+            .newBuilder().setModelName("m").addInputs(input("A", "FP32", 1)).build()));
+        assertTrue(missing.getMessage().contains("unable to find data for input tensor 'A'"), missing.getMessage());
+        final InferenceException size = assertThrows(InferenceException.class, () -> decode(ModelInferRequest
+            .newBuilder().setModelName("m").addInputs(input("A", "FP32", 2))
+            .addRawInputContents(rawFloats(1f)).build()));
+        assertEquals(ErrorCode.INVALID_ARG, size.code());
+    }
+
+    @Test
+    void parametersAreTypedAsTritonsClientsSendThem()
+    {
+        final ModelInferRequest.Builder base = ModelInferRequest.newBuilder().setModelName("m")
+            .addInputs(input("A", "FP32", 1)).addRawInputContents(rawFloats(1f));
+        final InferenceRequest request = decode(base.clone()
+            .putParameters("priority", InferParameter.newBuilder().setUint64Param(3).build())
+            .putParameters("timeout", InferParameter.newBuilder().setInt64Param(1000).build())
+            .putParameters("triton_enable_empty_final_response", InferParameter.newBuilder().setBoolParam(true)
+                .build())
+            .build());
+        assertEquals(3, request.priority());
+        assertEquals(1000, request.timeoutMicros());
+        assertEquals(2, decode(base.clone().putParameters("priority",
+            InferParameter.newBuilder().setInt64Param(2).build()).build()).priority());
+
+        assertThrows(InferenceException.class, () -> decode(base.clone().putParameters("timeout",
+            InferParameter.newBuilder().setUint64Param(5).build()).build()));
+        final InferenceException sequence = assertThrows(InferenceException.class, () -> decode(base.clone()
+            .putParameters("sequence_id", InferParameter.newBuilder().setInt64Param(9).build()).build()));
+        assertTrue(sequence.getMessage().contains("sequence"), sequence.getMessage());
+        decode(base.clone().putParameters("sequence_id", InferParameter.newBuilder().setInt64Param(0).build())
+            .build());
+        assertThrows(InferenceException.class, () -> decode(base.clone().putParameters("triton_other",
+            InferParameter.newBuilder().setBoolParam(true).build()).build()));
+    }
+}
