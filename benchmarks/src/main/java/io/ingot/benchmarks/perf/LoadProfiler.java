@@ -12,15 +12,15 @@ import java.util.function.Consumer;
  * windows until the last three agree — every window's throughput and latency within the stability percentage of
  * their mean — or the trial limit is reached; report the last three windows merged.
  */
-final class LoadProfiler
+public final class LoadProfiler
 {
     /** Windows that must agree. */
-    static final int STABILITY_WINDOWS = 3;
+    public static final int STABILITY_WINDOWS = 3;
     /** How often a sleeping phase checks for a stop request. */
     private static final long TICK_MS = 50;
 
     /** How load is generated. */
-    enum Mode
+    public enum Mode
     {
         /** Closed loop over concurrency levels. */
         CONCURRENCY,
@@ -39,13 +39,13 @@ final class LoadProfiler
      * @param distribution   arrival spacing (open loop)
      * @param maxOutstanding requests in flight at most (open loop)
      */
-    record Settings(long warmupMs, long windowMs, double stabilityPct, int maxTrials, String percentile,
+    public record Settings(long warmupMs, long windowMs, double stabilityPct, int maxTrials, String percentile,
         OpenLoop.Distribution distribution, int maxOutstanding)
     {
     }
 
     /** Receives progress: which level and window the profiler is at. */
-    interface Progress
+    public interface Progress
     {
         /**
          * @param levelIndex index of the level being measured
@@ -69,7 +69,7 @@ final class LoadProfiler
      * @param settings  measurement settings
      * @param progress  receives progress
      */
-    LoadProfiler(final LoadTarget target, final Mode mode, final int batchSize, final Settings settings,
+    public LoadProfiler(final LoadTarget target, final Mode mode, final int batchSize, final Settings settings,
         final Progress progress)
     {
         this.target = target;
@@ -80,19 +80,19 @@ final class LoadProfiler
     }
 
     /** Asks the profiler to stop at the next tick; what was measured so far is still returned. */
-    void requestStop()
+    public void requestStop()
     {
         stopRequested = true;
     }
 
     /** @return whether a stop was requested. */
-    boolean stopRequested()
+    public boolean stopRequested()
     {
         return stopRequested;
     }
 
     /** @return the first error message of the run, or {@code null}. */
-    String firstError()
+    public String firstError()
     {
         return errors.firstMessage();
     }
@@ -105,7 +105,7 @@ final class LoadProfiler
      * @return the results, in order; shorter than {@code levels} when stopped
      * @throws PerfException when a level gets no successful response at all
      */
-    List<LevelResult> run(final List<Double> levels, final Consumer<LevelResult> onLevel)
+    public List<LevelResult> run(final List<Double> levels, final Consumer<LevelResult> onLevel)
     {
         final List<LevelResult> results = new ArrayList<>();
         for (int i = 0; i < levels.size() && !stopRequested; i++)

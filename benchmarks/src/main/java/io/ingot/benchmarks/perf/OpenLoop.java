@@ -14,10 +14,10 @@ import java.util.concurrent.locks.LockSupport;
  * the next one starts late and is counted as delayed. Latency is measured from the scheduled start, so a server
  * that falls behind shows it in the latency rather than hiding it (no coordinated omission).
  */
-final class OpenLoop implements LoadDriver
+public final class OpenLoop implements LoadDriver
 {
     /** How arrivals are spaced. */
-    enum Distribution
+    public enum Distribution
     {
         /** Evenly spaced: 1/rate apart. */
         CONSTANT,
