@@ -299,7 +299,7 @@ public final class PerfCommand implements IngotSubcommand
         return switch (kind)
         {
             case "http" -> new HttpTarget(url == null ? "localhost:8000" : url, model, version);
-            case "grpc" -> GrpcTargets.open(url == null ? "localhost:8001" : url, model, version);
+            case "grpc" -> new GrpcTarget(url == null ? "localhost:8001" : url, model, version);
             default -> throw PerfException.usage("-i/--protocol must be http or grpc, got '" + protocol + "'");
         };
     }

@@ -115,10 +115,16 @@ class PerfCommandTest
     }
 
     @Test
-    void grpcIsReportedAsUnavailableRatherThanFailingLater()
+    void unreachableGrpcEndpointFailsWithTheAddress() throws Exception
     {
-        assertEquals(PerfException.USAGE, run("-m", "identity", "-i", "grpc"));
-        assertTrue(errors().contains("-i grpc"), errors());
+        final int port;
+        try (ServerSocket socket = new ServerSocket(0))
+        {
+            port = socket.getLocalPort();
+        }
+        final int code = run("-m", "identity", "-i", "grpc", "-u", "127.0.0.1:" + port);
+        assertEquals(PerfException.FAILURE, code);
+        assertTrue(errors().contains("cannot reach the gRPC endpoint 127.0.0.1:" + port), errors());
     }
 
     @Test
