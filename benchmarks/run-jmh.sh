@@ -20,7 +20,7 @@ if [[ "$what" == intake || "$what" == all ]]; then
   for t in 1 2 4; do jmh "intake-t$t" RingIntakeBenchmark -t "$t" -f 2; done
 fi
 if [[ "$what" == assembly || "$what" == all ]]; then
-  jmh assembly AssemblyBenchmark -f 1
+  jmh assembly AssemblyBenchmark -f 1 -i 10
 fi
 if [[ "$what" == overhead || "$what" == all ]]; then
   jmh overhead-t1 OverheadBenchmark -t 1 -f 1 -p idle=BLOCKING,SPINNING

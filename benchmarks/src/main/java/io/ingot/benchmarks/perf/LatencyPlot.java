@@ -2,7 +2,9 @@ package io.ingot.benchmarks.perf;
 
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
@@ -15,6 +17,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.text.DecimalFormat;
 import java.util.List;
 import javax.imageio.ImageIO;
 
@@ -28,6 +31,20 @@ public final class LatencyPlot
 
     private LatencyPlot()
     {
+    }
+
+    private static ValueAxis axis(final String label, final boolean log)
+    {
+        if (log)
+        {
+            final LogAxis axis = new LogAxis(label);
+            axis.setNumberFormatOverride(new DecimalFormat("#,##0.###"));
+            axis.setSmallestValue(1e-3);
+            return axis;
+        }
+        final NumberAxis axis = new NumberAxis(label);
+        axis.setAutoRangeIncludesZero(true);
+        return axis;
     }
 
     private static String level(final double level)
@@ -76,6 +93,23 @@ public final class LatencyPlot
     public static void write(final Path file, final String title, final String statistic,
         final List<ReportFiles.Series> series, final boolean logY) throws IOException
     {
+        write(file, title, statistic, series, logY, false);
+    }
+
+    /**
+     * Writes the chart, optionally with logarithmic axes (for configurations that differ by orders of magnitude).
+     *
+     * @param file      the PNG file
+     * @param title     the chart's title
+     * @param statistic the latency statistic drawn ({@code p99} ...), for the axis label
+     * @param series    one line per configuration: throughput (inferences/s), latency (µs) and level per level
+     * @param logY      whether the latency axis is logarithmic
+     * @param logX      whether the throughput axis is logarithmic
+     * @throws IOException when the file cannot be written
+     */
+    public static void write(final Path file, final String title, final String statistic,
+        final List<ReportFiles.Series> series, final boolean logY, final boolean logX) throws IOException
+    {
         System.setProperty("java.awt.headless", "true");
         ImageIO.setUseCache(false);
         final XYSeriesCollection data = new XYSeriesCollection();
@@ -98,14 +132,8 @@ public final class LatencyPlot
             data.addSeries(xy);
             labels.add(pointLabels);
         }
-        final NumberAxis x = new NumberAxis("throughput (inferences/s)");
-        final org.jfree.chart.axis.ValueAxis y = logY ? new org.jfree.chart.axis.LogAxis(statistic + " latency (ms)")
-            : new NumberAxis(statistic + " latency (ms)");
-        x.setAutoRangeIncludesZero(true);
-        if (!logY)
-        {
-            ((NumberAxis)y).setAutoRangeIncludesZero(true);
-        }
+        final ValueAxis x = axis("throughput (inferences/s)", logX);
+        final ValueAxis y = axis(statistic + " latency (ms)", logY);
         final XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
         for (int i = 0; i < data.getSeriesCount(); i++)
         {

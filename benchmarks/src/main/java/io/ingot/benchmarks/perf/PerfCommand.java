@@ -30,8 +30,7 @@ import java.util.concurrent.TimeUnit;
 @Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false,
     subcommands = {PerfPlotCommand.class},
     description = {
-        "Measures latency and throughput of a model under load, like Triton's",
-        "perf_analyzer.",
+        "Measure a model's latency and throughput under load (as perf_analyzer).",
         "",
         "Targets:",
         "  --model-repository DIR  a core in this process (perf_analyzer's C API mode)",
@@ -413,11 +412,21 @@ public final class PerfCommand implements IngotSubcommand
         final String started, final List<LevelResult> results, final boolean interrupted, final String firstError)
     {
         final boolean concurrency = plan.mode() == LoadProfiler.Mode.CONCURRENCY;
-        final String command = "ingot perf " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+        // Run as `ingot perf`, the original arguments start with the subcommand's own name.
+        final List<String> args = spec.commandLine().getParseResult().originalArgs();
+        final List<String> own = !args.isEmpty() && spec.name().equals(args.get(0)) ? args.subList(1, args.size())
+            : args;
+        final String command = "ingot perf " + String.join(" ", own.stream().map(PerfCommand::shellQuoted).toList());
         return new RunReport(name, command, target.describe(), model, version, inputs.batchSize(),
             inputs.requestBytes(), concurrency ? "concurrency" : "request_rate",
             concurrency ? "-" : distribution.toLowerCase(Locale.ROOT), windowMs, stabilityPct,
             RunReport.Machine.current(), started, results, interrupted, firstError);
+    }
+
+    /** Quotes an argument for a POSIX shell when it needs it, so that the recorded command can be pasted. */
+    static String shellQuoted(final String argument)
+    {
+        return argument.matches("[A-Za-z0-9_./:=,+@%^-]+") ? argument : "'" + argument.replace("'", "'\\''") + "'";
     }
 
     private void writeOutputs(final RunReport report)

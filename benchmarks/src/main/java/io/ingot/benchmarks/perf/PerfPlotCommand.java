@@ -35,6 +35,9 @@ public final class PerfPlotCommand implements Callable<Integer>
     @Option(names = "--log-latency", description = "Logarithmic latency axis.")
     private boolean logLatency;
 
+    @Option(names = "--log-throughput", description = "Logarithmic throughput axis.")
+    private boolean logThroughput;
+
     @Override
     public Integer call()
     {
@@ -45,7 +48,7 @@ public final class PerfPlotCommand implements Callable<Integer>
             {
                 series.add(ReportFiles.readSeries(report, statistic));
             }
-            LatencyPlot.write(output, title, statistic, series, logLatency);
+            LatencyPlot.write(output, title, statistic, series, logLatency, logThroughput);
             System.out.println("wrote " + output);
             return 0;
         }

@@ -70,9 +70,19 @@ class PerfCommandTest
         // Concurrency 1 never batches two requests together.
         assertEquals(1.0, first.get("average_batch_size").getAsDouble(), 1e-9);
         assertTrue(report.get("command").getAsString().startsWith("ingot perf -m identity"));
+        assertTrue(report.get("command").getAsString().contains("--label 'test run'"), report.get("command")
+            .getAsString());
         assertEquals(3, Files.readAllLines(csv).size());
         assertTrue(Files.size(png) > 1000);
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("Concurrency"));
+    }
+
+    @Test
+    void recordedCommandsQuoteWhatTheShellWouldSplit()
+    {
+        assertEquals("1:64:x2", PerfCommand.shellQuoted("1:64:x2"));
+        assertEquals("'in-process, idle BLOCKING'", PerfCommand.shellQuoted("in-process, idle BLOCKING"));
+        assertEquals("'it'\\''s'", PerfCommand.shellQuoted("it's"));
     }
 
     @Test

