@@ -17,6 +17,7 @@ import io.ingot.api.ServerMetadata;
 import io.ingot.api.TensorMetadata;
 import io.ingot.backend.Backend;
 import io.ingot.backend.BackendFactory;
+import io.ingot.backend.BackendRegistry;
 import io.ingot.backend.ModelContext;
 import io.ingot.config.ConfigException;
 import io.ingot.config.NormalizeContext;

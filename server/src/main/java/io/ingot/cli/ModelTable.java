@@ -1,5 +1,6 @@
 package io.ingot.cli;
 
+import io.ingot.backend.BackendRegistry;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.ModelIndexEntry;
@@ -88,7 +89,7 @@ final class ModelTable
      * @param catalog the backends on the class path (a model no backend serves is invalid)
      * @return its table: one row per model, the selected versions together
      */
-    static ModelTable of(final ScanResult scan, final BackendCatalog catalog)
+    static ModelTable of(final ScanResult scan, final BackendRegistry catalog)
     {
         final List<Row> rows = new ArrayList<>();
         for (final PreparedModel model : scan.models())

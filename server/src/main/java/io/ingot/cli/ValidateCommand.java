@@ -1,5 +1,6 @@
 package io.ingot.cli;
 
+import io.ingot.backend.BackendRegistry;
 import io.ingot.api.CoreOptions;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.ModelControlMode;
@@ -69,7 +70,7 @@ final class ValidateCommand implements Callable<Integer>
         final Path root = directory.toAbsolutePath().normalize();
         final ScanResult scan = scan(root);
         scan.warnings().forEach(warning -> err.println("warning: " + warning));
-        final ModelTable table = load ? loaded(root) : ModelTable.of(scan, new BackendCatalog());
+        final ModelTable table = load ? loaded(root) : ModelTable.of(scan, new BackendRegistry());
         if (table.rows().isEmpty())
         {
             err.println("error: no models found in '" + directory + "' (expected <model>/config.pbtxt and numbered"
@@ -98,7 +99,7 @@ final class ValidateCommand implements Callable<Integer>
             .map(CudaDevice::index).toList());
         try
         {
-            return ModelRepository.scan(List.of(root), modelConfigName, new BackendCatalog().autoCompleter(), gpus);
+            return ModelRepository.scan(List.of(root), modelConfigName, new BackendRegistry().autoCompleter(), gpus);
         }
         catch (final ConfigException e)
         {

@@ -1,6 +1,5 @@
-package io.ingot.core;
+package io.ingot.backend;
 
-import io.ingot.backend.BackendFactory;
 import io.ingot.config.ConfigException;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.repository.BackendAutoCompleter;
@@ -12,14 +11,15 @@ import java.util.ServiceLoader;
 
 /**
  * The backends found with {@link ServiceLoader}, looked up by a model's {@code backend}, or by its {@code platform}
- * when no backend is named.
+ * when no backend is named. Used by the core to load models and by the command line to validate them.
  */
-final class BackendRegistry
+public final class BackendRegistry
 {
     private final Map<String, BackendFactory> byName = new LinkedHashMap<>();
     private final Map<String, BackendFactory> byPlatform = new LinkedHashMap<>();
 
-    BackendRegistry()
+    /** Finds every {@link BackendFactory} on the class path. */
+    public BackendRegistry()
     {
         for (final BackendFactory factory : ServiceLoader.load(BackendFactory.class))
         {
@@ -35,7 +35,7 @@ final class BackendRegistry
      * @param config a configuration with {@code backend} and/or {@code platform}
      * @return the factory serving it, or {@code null}
      */
-    BackendFactory find(final ModelConfig config)
+    public BackendFactory find(final ModelConfig config)
     {
         if (!config.getBackend().isEmpty())
         {
@@ -52,20 +52,33 @@ final class BackendRegistry
      * @param config a configuration
      * @return the factory, or an exception naming the model, its backend/platform and the backends available
      */
-    BackendFactory require(final ModelConfig config)
+    public BackendFactory require(final ModelConfig config)
     {
-        final BackendFactory factory = find(config);
-        if (factory == null)
+        final String missing = missingBackend(config);
+        if (missing != null)
         {
-            throw new IllegalStateException("model '" + config.getName() + "': no backend for backend '"
-                + config.getBackend() + "' / platform '" + config.getPlatform() + "'; available backends: "
-                + byName.keySet() + ", platforms: " + byPlatform.keySet());
+            throw new IllegalStateException("model '" + config.getName() + "': " + missing);
         }
-        return factory;
+        return find(config);
+    }
+
+    /**
+     * @param config a configuration
+     * @return why no backend serves it (naming its backend/platform and what is available), or {@code null} when
+     *         one does
+     */
+    public String missingBackend(final ModelConfig config)
+    {
+        if (find(config) != null)
+        {
+            return null;
+        }
+        return "no backend for backend '" + config.getBackend() + "' / platform '" + config.getPlatform()
+            + "' on the class path; available backends: " + byName.keySet() + ", platforms: " + byPlatform.keySet();
     }
 
     /** @return the backend auto-complete hook for the repository scan. */
-    BackendAutoCompleter autoCompleter()
+    public BackendAutoCompleter autoCompleter()
     {
         return (config, directory, versions) ->
         {
@@ -92,7 +105,7 @@ final class BackendRegistry
     }
 
     /** @return the backend names. */
-    Collection<String> names()
+    public Collection<String> names()
     {
         return byName.keySet();
     }
