@@ -21,9 +21,15 @@ every plain load an acquire load; the ring's lengths and positions are accessed 
 they reach memory in program order; and a record is published by storing its length last. The client therefore
 refuses to run on other architectures.
 
+Wake-ups (docs/ipc.md, "Wake-ups"): after writing a frame the client changes the server's request doorbell and calls
+futex(FUTEX_WAKE) on it through ctypes; while waiting for a response it sleeps with futex(FUTEX_WAIT) on its own
+response doorbell, which the server changes and wakes after every response to a Python client. Without a usable
+futex (ctypes cannot reach libc's syscall) the client polls with short sleeps instead.
+
 One IpcClient belongs to one thread at a time (a daemon thread only increments its heartbeat).
 """
 
+import ctypes
 import fcntl
 import mmap
 import os
@@ -69,6 +75,8 @@ _H_SERVER_PID = 144
 _H_SERVER_START_TICKS = 152
 _H_SERVER_PID_NAMESPACE = 160
 _H_SERVER_HEARTBEAT = 256
+_H_REQUEST_DOORBELL = 384
+_H_SERVER_WAITING = 388
 _SERVER_RUNNING = 1
 _SERVER_CLOSED = 2
 _REGISTRATION_LOCK_OFFSET = 1
@@ -80,6 +88,8 @@ _E_KIND = 4
 _E_PID = 8
 _E_START_TICKS = 16
 _E_PID_NAMESPACE = 24
+_E_RESPONSE_DOORBELL = 32
+_E_CLIENT_WAITING = 36
 _E_HEARTBEAT = 64
 _E_SESSION = 128
 _E_FAULT_CODE = 136
@@ -286,6 +296,44 @@ class _Memory:
             pass  # the caller still holds numpy views of the region; the mapping goes when they do
 
 
+class _Futex:
+    """futex(2) on an int32 of the mapping through libc's syscall(3) (x86-64: syscall number 202)."""
+
+    _SYS_FUTEX = 202
+    _WAIT = 0
+    _WAKE = 1
+
+    def __init__(self, memory):
+        self.m = memory
+        try:
+            self._syscall = ctypes.CDLL(None, use_errno=True).syscall
+            self._syscall.restype = ctypes.c_long
+        except (OSError, AttributeError):
+            self._syscall = None
+
+    @property
+    def available(self):
+        return self._syscall is not None
+
+    def bump_and_wake(self, offset):
+        """Changes the word (any change is enough: see docs/ipc.md) and wakes every sleeper on it."""
+        m = self.m
+        m.store32(offset, ((m.load32(offset) + 1 + 2 ** 31) % 2 ** 32) - 2 ** 31)
+        if self._syscall is not None:
+            self._syscall(ctypes.c_long(self._SYS_FUTEX), ctypes.c_long(m.base_address + offset),
+                          ctypes.c_long(self._WAKE), ctypes.c_long(2 ** 31 - 1), ctypes.c_long(0))
+
+    def wait(self, offset, seen, seconds):
+        """Sleeps while the word holds `seen`, at most `seconds`; may return early."""
+        if self._syscall is None:
+            time.sleep(min(seconds, 50e-6))
+            return
+        whole = int(seconds)
+        timeout = (ctypes.c_long * 2)(whole, int((seconds - whole) * 1e9))
+        self._syscall(ctypes.c_long(self._SYS_FUTEX), ctypes.c_long(self.m.base_address + offset),
+                      ctypes.c_long(self._WAIT), ctypes.c_long(seen), ctypes.byref(timeout))
+
+
 class _RingWriter:
     """Producer of a one-to-one ring in Agrona's format (docs/ipc.md, "Rings")."""
 
@@ -396,6 +444,11 @@ class _RingReader:
             if consumed:
                 m.store64(self.head, head + consumed)
         return records
+
+    def has_record(self):
+        """Whether a published record (or padding) waits at the head."""
+        head = self.m.load64(self.head)
+        return self.m.load32(self.base + (head & (self.capacity - 1))) > 0
 
 
 class _Allocator:
@@ -524,6 +577,7 @@ class IpcClient:
         self._closed = False
         self._heartbeat_stop = threading.Event()
         self._heartbeat = None
+        self._futex = _Futex(memory)
 
     # ------------------------------------------------------------------ connect
 
@@ -735,6 +789,8 @@ class IpcClient:
                                       "your responses, or the server is not keeping up" % (self.slot, timeout, what))
             time.sleep(pause)
             pause = min(max(pause * 2, 20e-6), 1e-3)
+        # Python cannot fence before reading the server's waiting flag, so it always rings (one system call).
+        self._futex.bump_and_wake(_H_REQUEST_DOORBELL)
 
     # ------------------------------------------------------------------ responses
 
@@ -774,10 +830,13 @@ class IpcClient:
                 raise IpcTimeoutError("no response to request %d from the Ingot IPC server %r within %.1f s"
                                       % (correlation_id, self.name, timeout))
             idle += 1
-            if idle > 200:
-                time.sleep(min(1e-3, 10e-6 * (idle - 200)))
-            elif idle > 100:
-                time.sleep(0)
+            if idle > 100:
+                # The server changes this doorbell after writing any response to a Python client and wakes it:
+                # read it before looking at the ring again, and a response that lands in between ends the sleep.
+                doorbell = self._entry + _E_RESPONSE_DOORBELL
+                seen = self._m.load32(doorbell)
+                if not self._responses.has_record():
+                    self._futex.wait(doorbell, seen, min(5e-3, max(deadline - time.monotonic(), 1e-6)))
 
     def infer(self, model, inputs, outputs=None, timeout=30.0, **options):
         """submit() then wait(); raises InferError when the server answers with an error."""

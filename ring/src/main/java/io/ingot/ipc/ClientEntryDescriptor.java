@@ -19,6 +19,13 @@ public final class ClientEntryDescriptor
     public static final int START_TICKS_OFFSET = 16;
     /** Offset of {@code pid_namespace} (int64). */
     public static final int PID_NAMESPACE_OFFSET = 24;
+    /**
+     * Offset of {@code response_doorbell} (int32 futex word): changed by the server when it wakes the client
+     * (docs/ipc.md, "Wake-ups").
+     */
+    public static final int RESPONSE_DOORBELL_OFFSET = 32;
+    /** Offset of {@code client_waiting} (int32): non-zero while the client may sleep on its doorbell. */
+    public static final int CLIENT_WAITING_OFFSET = 36;
     /** Offset of {@code heartbeat} (int64), on the client's second cache line. */
     public static final int HEARTBEAT_OFFSET = 64;
     /** Offset of {@code session} (int64), first of the server's fields. */

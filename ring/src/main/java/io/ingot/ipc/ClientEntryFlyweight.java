@@ -96,6 +96,7 @@ public final class ClientEntryFlyweight
         memory.set(SharedMemory.LONG, offset + PID_OFFSET, identity.pid());
         memory.set(SharedMemory.LONG, offset + START_TICKS_OFFSET, identity.startTicks());
         memory.set(SharedMemory.LONG, offset + PID_NAMESPACE_OFFSET, identity.pidNamespace());
+        memory.set(SharedMemory.INT, offset + CLIENT_WAITING_OFFSET, 0);
         SharedMemory.putLongRelease(memory, offset + HEARTBEAT_OFFSET, 0);
         return this;
     }

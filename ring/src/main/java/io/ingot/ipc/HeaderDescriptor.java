@@ -68,6 +68,14 @@ public final class HeaderDescriptor
     /** Offset of {@code server_heartbeat} (int64, live), alone on its cache line pair. */
     public static final int SERVER_HEARTBEAT_OFFSET;
 
+    /**
+     * Offset of {@code request_doorbell} (int32 futex word, live): changed by a client that wakes the server
+     * (docs/ipc.md, "Wake-ups"), alone with {@code server_waiting} on its cache line pair.
+     */
+    public static final int REQUEST_DOORBELL_OFFSET = 6 * 64;
+    /** Offset of {@code server_waiting} (int32, live): non-zero while the server's IPC thread may sleep. */
+    public static final int SERVER_WAITING_OFFSET = REQUEST_DOORBELL_OFFSET + 4;
+
     /** {@code server_state}: serving. */
     public static final int SERVER_RUNNING = 1;
     /** {@code server_state}: closed; the file is being or has been removed. */

@@ -76,6 +76,37 @@ public final class SharedMemory
 
     /**
      * @param memory the mapping
+     * @param offset a multiple of 4
+     * @param delta  added atomically
+     * @return the value before the addition
+     */
+    public static int getAndAddInt(final MemorySegment memory, final long offset, final int delta)
+    {
+        return (int)ATOMIC_INT.getAndAdd(memory, offset, delta);
+    }
+
+    /**
+     * @param memory the mapping
+     * @param offset a multiple of 4
+     * @return the int, read with volatile (sequentially consistent) semantics
+     */
+    public static int getIntVolatile(final MemorySegment memory, final long offset)
+    {
+        return (int)ATOMIC_INT.getVolatile(memory, offset);
+    }
+
+    /**
+     * @param memory the mapping
+     * @param offset a multiple of 4
+     * @param value  stored with volatile (sequentially consistent) semantics
+     */
+    public static void putIntVolatile(final MemorySegment memory, final long offset, final int value)
+    {
+        ATOMIC_INT.setVolatile(memory, offset, value);
+    }
+
+    /**
+     * @param memory the mapping
      * @param offset a multiple of 8
      * @return the long, read with acquire semantics
      */

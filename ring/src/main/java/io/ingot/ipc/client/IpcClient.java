@@ -2,6 +2,8 @@ package io.ingot.ipc.client;
 
 import io.ingot.ipc.ClientEntryDescriptor;
 import io.ingot.ipc.ClientEntryFlyweight;
+import io.ingot.ipc.Doorbell;
+import io.ingot.ipc.DoorbellIdler;
 import io.ingot.ipc.FrameText;
 import io.ingot.ipc.HeaderDescriptor;
 import io.ingot.ipc.HeaderFlyweight;
@@ -75,12 +77,20 @@ public final class IpcClient implements AutoCloseable
         return thread;
     });
 
+    /** Longest sleep on the response doorbell before the server's liveness is checked again. */
+    private static final long MAX_SLEEP_NANOS = 5_000_000L;
+    private static final int MAX_SPINS = 100;
+    /** Yielding this long covers a fast round trip without a sleep; longer waits sleep on the doorbell. */
+    private static final long MAX_YIELD_NANOS = 50_000L;
+
     private final IpcRegion region;
     private final IpcLayout layout;
     private final MemorySegment memory;
     private final IpcClientOptions options;
     private final HeaderFlyweight header;
     private final ClientEntryFlyweight entry = new ClientEntryFlyweight();
+    private final Doorbell serverBell;
+    private final DoorbellIdler responseIdler;
     private final int slot;
     private final long generation;
     private final long serverPid;
@@ -123,6 +133,9 @@ public final class IpcClient implements AutoCloseable
         this.serverStartTicks = header.serverStartTicks();
         this.serverPidNamespace = header.serverPidNamespace();
         entry.wrap(memory, layout.clientEntryOffset(slot));
+        this.serverBell = Doorbell.server(memory);
+        this.responseIdler = new DoorbellIdler(Doorbell.client(memory, layout.clientEntryOffset(slot)),
+            () -> responses.hasRecord(), MAX_SPINS, MAX_YIELD_NANOS);
     }
 
     /**
@@ -242,6 +255,16 @@ public final class IpcClient implements AutoCloseable
         }
     }
 
+    /**
+     * Diagnostics of the wake-up path (docs/ipc.md, "Wake-ups").
+     *
+     * @return how many of this client's waits for a response slept on its doorbell until the server rang it
+     */
+    public long doorbellWakeUps()
+    {
+        return responseIdler.wakeUps();
+    }
+
     /** @return the IPC name. */
     public String name()
     {
@@ -358,6 +381,7 @@ public final class IpcClient implements AutoCloseable
         final long correlationId = nextCorrelationId++;
         request.encode(requests.buffer(), index, correlationId);
         requests.commit(index);
+        serverBell.ring();
         return correlationId;
     }
 
@@ -429,8 +453,9 @@ public final class IpcClient implements AutoCloseable
     public IpcResponse await(final long correlationId, final Duration timeout)
     {
         checkUsable();
-        final IdleStrategy idle = idleStrategy();
+        final boolean spin = options.busySpin();
         final long deadline = System.nanoTime() + timeout.toNanos();
+        responseIdler.reset();
         while (true)
         {
             final IpcResponse kept = early.remove(correlationId);
@@ -448,7 +473,7 @@ public final class IpcClient implements AutoCloseable
                     return response;
                 }
                 early.put(response.correlationId(), response);
-                idle.reset();
+                responseIdler.reset();
                 continue;
             }
             final long now = System.nanoTime();
@@ -459,7 +484,16 @@ public final class IpcClient implements AutoCloseable
                 throw new IpcTimeoutException("no response to request " + correlationId + " from the Ingot IPC "
                     + "server '" + region.name() + "' within " + timeout.toMillis() + " ms");
             }
-            idle.idle();
+            if (spin)
+            {
+                Thread.onSpinWait();
+            }
+            else
+            {
+                // Sleeps until the server rings after writing a response; wakes at least every 5 ms to check that
+                // the server still lives.
+                responseIdler.idle(0, Math.min(MAX_SLEEP_NANOS, Math.max(1_000L, deadline - now)));
+            }
         }
     }
 
@@ -543,6 +577,7 @@ public final class IpcClient implements AutoCloseable
                 releaseFrame.entry(i, outputs[first + i].offset(), outputs[first + i].byteLength());
             }
             requests.commit(index);
+            serverBell.ring();
         }
     }
 

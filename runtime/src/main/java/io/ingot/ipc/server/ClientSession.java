@@ -5,6 +5,7 @@ import io.ingot.api.InferenceResponse;
 import io.ingot.api.OutputTensor;
 import io.ingot.ipc.ClientEntryDescriptor;
 import io.ingot.ipc.ClientEntryFlyweight;
+import io.ingot.ipc.Doorbell;
 import io.ingot.ipc.InferFrameFlyweight;
 import io.ingot.ipc.IpcLayout;
 import io.ingot.ipc.IpcLimits;
@@ -64,9 +65,12 @@ final class ClientSession
     private final ReleaseFrameFlyweight releaseFrame = new ReleaseFrameFlyweight();
     private final IpcRingReader.Handler handler = this::onRecord;
     private final long[] resolvedOffsets = new long[IpcLimits.MAX_OUTPUTS];
+    private final Doorbell clientBell;
 
     private volatile int phase = IDLE;
     private volatile long session;
+    /** Python clients cannot fence before reading a flag; they are always rung (docs/ipc.md, "Wake-ups"). */
+    private volatile boolean ringAlways;
     private int contextHint;
     private long lastHeartbeat;
     private long lastHeartbeatChange;
@@ -78,6 +82,7 @@ final class ClientSession
         this.slot = slot;
         this.memory = server.memory();
         entry.wrap(memory, layout.clientEntryOffset(slot));
+        this.clientBell = Doorbell.client(memory, layout.clientEntryOffset(slot));
         this.requestRing = memory.asSlice(layout.requestRingOffset(slot), layout.requestRingLength());
         this.responseRing = memory.asSlice(layout.responseRingOffset(slot), layout.responseRingLength());
         this.requests = new IpcRingReader(requestRing);
@@ -167,6 +172,7 @@ final class ClientSession
         session = next;
         lastHeartbeat = entry.heartbeat();
         lastHeartbeatChange = now;
+        ringAlways = entry.clientKind() == ClientEntryDescriptor.KIND_PYTHON;
         phase = SERVING;
         if (entry.compareAndSetState(ClientEntryDescriptor.REQUESTED, ClientEntryDescriptor.ACTIVE))
         {
@@ -203,6 +209,12 @@ final class ClientSession
             handled++;
         }
         return handled;
+    }
+
+    /** @return whether a request waits in the ring and could be read now (the IPC thread's check before sleeping) */
+    boolean hasReadableRequest()
+    {
+        return phase == SERVING && requests.hasRecord() && hasRoomForRequest();
     }
 
     /** Room for one more request in flight, and in the response ring for its answer and all earlier ones. */
@@ -406,7 +418,11 @@ final class ClientSession
                 }
             }
         }
-        inFlight.decrementAndGet();
+        if (inFlight.decrementAndGet() == maxInFlight - 1)
+        {
+            // The IPC thread may have stopped reading this client's ring when it was full: let it look again.
+            server.wakeUp();
+        }
     }
 
     long allocateOutput(final long bytes)
@@ -524,6 +540,7 @@ final class ClientSession
             }
             responses.commit(index);
         }
+        wakeClient();
         server.countResponse();
         return true;
     }
@@ -551,8 +568,22 @@ final class ClientSession
                 .outputCount(0);
             responses.commit(index);
         }
+        wakeClient();
         server.countResponse();
         return true;
+    }
+
+    /** Wakes the client if it sleeps on its doorbell (always for a client that cannot fence). */
+    private void wakeClient()
+    {
+        if (ringAlways)
+        {
+            clientBell.ringAlways();
+        }
+        else
+        {
+            clientBell.ring();
+        }
     }
 
     private int claim(final int length)

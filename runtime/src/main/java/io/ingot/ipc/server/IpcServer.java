@@ -6,8 +6,11 @@ import io.ingot.api.IdleMode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceRequest;
+import io.ingot.device.HostRegistration;
 import io.ingot.ipc.ClientEntryDescriptor;
 import io.ingot.ipc.ClientEntryFlyweight;
+import io.ingot.ipc.Doorbell;
+import io.ingot.ipc.DoorbellIdler;
 import io.ingot.ipc.FrameText;
 import io.ingot.ipc.HeaderDescriptor;
 import io.ingot.ipc.InferFrameDecoder;
@@ -15,9 +18,6 @@ import io.ingot.ipc.IpcLayout;
 import io.ingot.ipc.IpcRegion;
 import io.ingot.ipc.IpcStatus;
 import io.ingot.ipc.ProcessIdentity;
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.BusySpinIdleStrategy;
-import org.agrona.concurrent.IdleStrategy;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
@@ -45,6 +45,11 @@ import java.util.concurrent.locks.LockSupport;
  * the RESPONSE frames. The same thread heartbeats, and notices clients that leave, die or hang, taking their slots
  * back without touching any other client. {@link #close()} stops serving and removes the file; the core stays
  * open.
+ *
+ * <p>Waiting: unless the idle mode is {@code SPINNING}, the IPC thread that finds no work spins, yields, then sleeps
+ * in the kernel on the region's request doorbell (a futex, docs/ipc.md "Wake-ups") until a client rings it after
+ * writing a frame, or until the next table scan is due (2 ms). Response frames ring the client's doorbell the same
+ * way, so neither side pays a timed park's latency.
  */
 public final class IpcServer implements AutoCloseable
 {
@@ -52,6 +57,9 @@ public final class IpcServer implements AutoCloseable
     private static final long SCAN_PERIOD_NANOS = 2_000_000L;
     private static final long CLOSE_DRAIN_NANOS = 10_000_000_000L;
     private static final int MAX_CACHED_NAMES = 4096;
+    private static final int MAX_SPINS = 100;
+    private static final long BLOCKING_YIELD_NANOS = 20_000L;
+    private static final long BACKOFF_YIELD_NANOS = 1_000_000L;
 
     private final InferenceCore core;
     private final IpcRegion region;
@@ -62,6 +70,9 @@ public final class IpcServer implements AutoCloseable
     private final InferFrameDecoder decoder = new InferFrameDecoder();
     private final NameTable names = new NameTable();
     private final ConcurrentHashMap<String, byte[]> nameBytes = new ConcurrentHashMap<>();
+    private final HostRegistration pinning;
+    private final Doorbell bell;
+    private final DoorbellIdler idler;
     private final Thread thread;
     private final AtomicBoolean closing = new AtomicBoolean();
     private volatile boolean running = true;
@@ -77,18 +88,23 @@ public final class IpcServer implements AutoCloseable
     private final LongAdder releasesAccepted = new LongAdder();
     private final LongAdder releasesRejected = new LongAdder();
 
-    private IpcServer(final InferenceCore core, final IpcRegion region, final IpcServerOptions options)
+    private IpcServer(final InferenceCore core, final IpcRegion region, final IpcServerOptions options,
+        final HostRegistration pinning)
     {
         this.core = core;
         this.region = region;
         this.layout = region.layout();
         this.options = options;
         this.memory = region.memory();
+        this.pinning = pinning;
         this.sessions = new ClientSession[layout.maxClients()];
         for (int slot = 0; slot < sessions.length; slot++)
         {
             sessions[slot] = new ClientSession(this, slot);
         }
+        this.bell = Doorbell.server(memory);
+        this.idler = new DoorbellIdler(bell, this::hasReadableRequest, MAX_SPINS,
+            options.idleMode() == IdleMode.BACKOFF ? BACKOFF_YIELD_NANOS : BLOCKING_YIELD_NANOS);
         this.thread = new Thread(this::run, "ingot-ipc-" + region.name());
         this.thread.setDaemon(true);
     }
@@ -125,11 +141,23 @@ public final class IpcServer implements AutoCloseable
         IpcRegion.pathOf(name);
         final IpcLayout layout = options.layout();
         final IpcRegion region = IpcRegion.create(name, layout, ProcessIdentity.current());
-        final IpcServer server = new IpcServer(core, region, options);
+        final HostRegistration pinning;
+        try
+        {
+            pinning = pin(region, options);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            region.unlink();
+            region.close();
+            throw ex;
+        }
+        final IpcServer server = new IpcServer(core, region, options, pinning);
         server.thread.start();
         LOG.log(System.Logger.Level.INFO, "Ingot IPC server '" + name + "' (generation "
             + region.header().generation() + ") serves " + region.path() + ": " + layout.maxClients()
-            + " client slots of " + layout.slabLength() / (1 << 20) + " MiB");
+            + " client slots of " + layout.slabLength() / (1 << 20) + " MiB; data region "
+            + (pinning.isDevicePinned() ? "pinned for the GPU" : "pageable (" + pinning.reason() + ")"));
         return server;
     }
 
@@ -157,6 +185,27 @@ public final class IpcServer implements AutoCloseable
         return layout;
     }
 
+    /** @return whether the data region is page-locked for the GPU (see {@link #dataRegionPinning()}) */
+    public boolean isDataRegionPinned()
+    {
+        return pinning.isDevicePinned();
+    }
+
+    /** @return the data region's registration with the GPU: pinned, or not and why */
+    public HostRegistration dataRegionPinning()
+    {
+        return pinning;
+    }
+
+    private static HostRegistration pin(final IpcRegion region, final IpcServerOptions options)
+    {
+        final IpcLayout layout = region.layout();
+        final MemorySegment data = region.memory().asSlice(layout.dataOffset(),
+            region.memory().byteSize() - layout.dataOffset());
+        return options.pinDataRegion() ? HostRegistration.register(data)
+            : HostRegistration.unpinned(data, "pinDataRegion is off");
+    }
+
     /** @return the counters so far. */
     public IpcServerStatistics statistics()
     {
@@ -168,7 +217,7 @@ public final class IpcServer implements AutoCloseable
         }
         return new IpcServerStatistics(active, clientsActivated.sum(), clientsReclaimed.sum(), clientsFaulted.sum(),
             requestsReceived.sum(), requestsRejected.sum(), responsesSent.sum(), responsesDropped.sum(),
-            framesDropped.sum(), releasesAccepted.sum(), releasesRejected.sum());
+            framesDropped.sum(), releasesAccepted.sum(), releasesRejected.sum(), idler.sleeps(), idler.wakeUps());
     }
 
     MemorySegment memory()
@@ -183,7 +232,7 @@ public final class IpcServer implements AutoCloseable
 
     private void run()
     {
-        final IdleStrategy idle = idleStrategy(options.idleMode());
+        final boolean spinning = options.idleMode() == IdleMode.SPINNING;
         final long heartbeatNanos = layout.heartbeatIntervalMs() * 1_000_000L;
         final long timeoutNanos = layout.livenessTimeoutMs() * 1_000_000L;
         long nextScan = System.nanoTime();
@@ -227,8 +276,35 @@ public final class IpcServer implements AutoCloseable
                     + "failure; it keeps serving", ex);
                 LockSupport.parkNanos(1_000_000L);
             }
-            idle.idle(work);
+            if (spinning)
+            {
+                Thread.onSpinWait();
+            }
+            else
+            {
+                // Sleeps until a client rings, but never past the next table scan (registrations, departures).
+                idler.idle(work, Math.max(1_000L, Math.min(nextScan, nextBeat) - System.nanoTime()));
+            }
         }
+    }
+
+    /** Whether any served client has a request the IPC thread could read now: checked before it sleeps. */
+    private boolean hasReadableRequest()
+    {
+        for (final ClientSession session : sessions)
+        {
+            if (session.hasReadableRequest())
+            {
+                return true;
+            }
+        }
+        return !running;
+    }
+
+    /** Wakes the IPC thread if it sleeps (any thread). */
+    void wakeUp()
+    {
+        bell.ring();
     }
 
     /** Activates registrations, notices departures, frees drained slots. */
@@ -403,16 +479,6 @@ public final class IpcServer implements AutoCloseable
         }
     }
 
-    private static IdleStrategy idleStrategy(final IdleMode mode)
-    {
-        return switch (mode)
-        {
-            case BLOCKING -> new BackoffIdleStrategy(100, 10, 1_000, 1_000_000);
-            case BACKOFF -> new BackoffIdleStrategy(100, 5_000, 1_000, 50_000);
-            case SPINNING -> new BusySpinIdleStrategy();
-        };
-    }
-
     /**
      * Stops serving: clients see {@code server_state = CLOSED} and fail with "server closed"; requests in flight are
      * cancelled and their responses dropped; the file is removed. The core is not closed. Idempotent.
@@ -425,7 +491,7 @@ public final class IpcServer implements AutoCloseable
             return;
         }
         running = false;
-        LockSupport.unpark(thread);
+        bell.ringAlways();
         try
         {
             thread.join(5_000);
@@ -456,6 +522,15 @@ public final class IpcServer implements AutoCloseable
         region.unlink();
         if (drained && !thread.isAlive())
         {
+            try
+            {
+                pinning.close();
+            }
+            catch (final RuntimeException ex)
+            {
+                LOG.log(System.Logger.Level.WARNING, "Ingot IPC server '" + region.name() + "' could not unpin its "
+                    + "data region", ex);
+            }
             region.close();
         }
         else

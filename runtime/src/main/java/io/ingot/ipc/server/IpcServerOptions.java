@@ -18,11 +18,17 @@ import java.util.Objects;
  * @param maxInFlight       requests of one client the server holds at once
  * @param heartbeatInterval heartbeat period of server and clients
  * @param livenessTimeout   how long a heartbeat may stand still before its owner counts as gone
- * @param idleMode          how the IPC thread waits for work: {@link IdleMode#BLOCKING} parks up to 1 ms between
- *                          polls, {@link IdleMode#BACKOFF} up to 50 µs, {@link IdleMode#SPINNING} never parks
+ * @param idleMode          how the IPC thread waits for work: {@link IdleMode#BLOCKING} spins briefly then sleeps
+ *                          on the request doorbell until a client rings it, {@link IdleMode#BACKOFF} yields the
+ *                          processor for longer (1 ms instead of 20 µs) before that sleep, {@link IdleMode#SPINNING}
+ *                          never sleeps (one core busy; clients then never need a system call to wake it)
+ * @param pinDataRegion     page-lock the data region for the GPU ({@code cudaHostRegister}) when one is usable, so
+ *                          that the copy engine reads clients' tensors in place; where none is, or the driver refuses,
+ *                          the region stays pageable and the server logs why
  */
 public record IpcServerOptions(int maxClients, long slabBytes, long slabInputBytes, int requestRingBytes,
-    int responseRingBytes, int maxInFlight, Duration heartbeatInterval, Duration livenessTimeout, IdleMode idleMode)
+    int responseRingBytes, int maxInFlight, Duration heartbeatInterval, Duration livenessTimeout, IdleMode idleMode,
+    boolean pinDataRegion)
 {
     /** Checks the references; the sizes are checked by {@link #layout()}. */
     public IpcServerOptions
@@ -66,6 +72,7 @@ public record IpcServerOptions(int maxClients, long slabBytes, long slabInputByt
         private Duration heartbeatInterval = Duration.ofMillis(100);
         private Duration livenessTimeout = Duration.ofSeconds(5);
         private IdleMode idleMode = IdleMode.BLOCKING;
+        private boolean pinDataRegion = true;
 
         private Builder()
         {
@@ -162,6 +169,16 @@ public record IpcServerOptions(int maxClients, long slabBytes, long slabInputByt
             return this;
         }
 
+        /**
+         * @param pin whether to page-lock the data region for a GPU when one is usable (default true)
+         * @return this
+         */
+        public Builder pinDataRegion(final boolean pin)
+        {
+            pinDataRegion = pin;
+            return this;
+        }
+
         /** @return the options. */
         public IpcServerOptions build()
         {
@@ -170,7 +187,7 @@ public record IpcServerOptions(int maxClients, long slabBytes, long slabInputByt
             final int response = responseRingBytes >= 0 ? responseRingBytes
                 : IpcLayout.minResponseRingCapacity(Math.max(1, maxInFlight));
             return new IpcServerOptions(maxClients, slabBytes, input, requestRingBytes, response, maxInFlight,
-                heartbeatInterval, livenessTimeout, idleMode);
+                heartbeatInterval, livenessTimeout, idleMode, pinDataRegion);
         }
     }
 }

@@ -14,9 +14,11 @@ package io.ingot.ipc.server;
  * @param framesDropped      frames neither answered nor served (unknown type, too short for a correlation id)
  * @param releasesAccepted   outputs freed by RELEASE frames
  * @param releasesRejected   RELEASE entries that named no live output allocation of the client
+ * @param idleSleeps         times the IPC thread, finding no work, slept on its doorbell (not in SPINNING mode)
+ * @param doorbellWakeUps    of those sleeps, the ones a client's (or the core's) ring ended before the timeout
  */
 public record IpcServerStatistics(int activeClients, long clientsActivated, long clientsReclaimed, long clientsFaulted,
     long requestsReceived, long requestsRejected, long responsesSent, long responsesDropped, long framesDropped,
-    long releasesAccepted, long releasesRejected)
+    long releasesAccepted, long releasesRejected, long idleSleeps, long doorbellWakeUps)
 {
 }

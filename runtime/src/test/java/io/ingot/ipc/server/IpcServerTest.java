@@ -1,6 +1,9 @@
 package io.ingot.ipc.server;
 
 import io.ingot.api.InferenceCore;
+import io.ingot.device.DeviceDiscovery;
+import io.ingot.device.HostRegistration;
+import io.ingot.device.PinnedAllocators;
 import io.ingot.ipc.IpcCapacityException;
 import io.ingot.ipc.IpcDataType;
 import io.ingot.ipc.IpcNameInUseException;
@@ -84,6 +87,30 @@ class IpcServerTest
     {
         return new IpcRequest("add_sub").addInput("INPUT0", a).addInput("INPUT1", b)
             .requestOutput("OUTPUT0").requestOutput("OUTPUT1");
+    }
+
+    @Test
+    void theDataRegionIsPinnedForTheGpuWhenOneIsUsableAndSaysWhyNotOtherwise()
+    {
+        final DeviceDiscovery.Result discovery = PinnedAllocators.discovery();
+        final HostRegistration pinning = server.dataRegionPinning();
+        assertEquals(server.layout().maxClients() * server.layout().slabLength(), pinning.memory().byteSize(),
+            "the whole data region, every client's slab");
+        if (discovery.hasDevices())
+        {
+            assertTrue(server.isDataRegionPinned(), pinning.toString());
+        }
+        else
+        {
+            assertFalse(server.isDataRegionPinned());
+            assertEquals("no CUDA device: " + discovery.reason(), pinning.reason());
+        }
+        try (IpcServer unpinned = IpcServer.start(core, IpcTestSupport.uniqueName("ipc-unpinned"),
+            IpcTestSupport.testOptions().maxClients(1).pinDataRegion(false).build()))
+        {
+            assertFalse(unpinned.isDataRegionPinned());
+            assertEquals("pinDataRegion is off", unpinned.dataRegionPinning().reason());
+        }
     }
 
     @Test
