@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the `ingot perf` measurements and the real-model comparison recorded in BENCHMARKS.md, and draws the plots.
-# Usage: benchmarks/run-perf.sh [inprocess|network|minilm-open|comparison|plots|all]
+# Usage: benchmarks/run-perf.sh [inprocess|network|transports|minilm-open|comparison|plots|all]
 # (after: mvn -pl benchmarks -am package, which also extracts MiniLM into examples/models/minilm/1/model.onnx)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
@@ -39,6 +39,12 @@ if [[ "$what" == network || "$what" == all ]]; then
     --label "gRPC (grpc-java, raw contents)" --json "$R/identity-grpc.json" -f "$R/identity-grpc.csv"
   kill "$server"; wait "$server" 2>/dev/null || true
   trap - EXIT
+fi
+
+if [[ "$what" == transports || "$what" == all ]]; then
+  # In-process, shared-memory IPC, HTTP and gRPC to one core, interleaved in one run (BENCHMARKS.md, section 2).
+  run transports --model-repository examples/models -m identity \
+    --json "$R/transports-identity.json" --markdown "$R/transports-identity.md"
 fi
 
 if [[ "$what" == minilm-open || "$what" == all ]]; then

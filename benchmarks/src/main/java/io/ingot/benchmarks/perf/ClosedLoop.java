@@ -38,10 +38,12 @@ final class ClosedLoop implements LoadDriver
     @Override
     public void start()
     {
+        // Every client first: a target that cannot make one more (no free IPC slot) fails before any load starts.
+        final List<LoadClient> clients = LoadClients.open(target, concurrency);
         running = true;
         for (int i = 0; i < concurrency; i++)
         {
-            final LoadClient client = target.newClient();
+            final LoadClient client = clients.get(i);
             workers.add(Thread.ofPlatform().name("perf-worker-" + i).daemon(true).start(() -> work(client)));
         }
     }

@@ -29,7 +29,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class InProcessTarget implements LoadTarget
 {
     private final InferenceCore core;
-    private final Path repository;
+    private final boolean ownsCore;
+    private final String repository;
     private final String model;
     private final long version;
     private final Arena arena = Arena.ofShared();
@@ -37,7 +38,7 @@ public final class InProcessTarget implements LoadTarget
     private MemorySegment[] data;
 
     /**
-     * Opens a core on a repository; the model must load.
+     * Opens a core on a repository; the model must load. {@link #close()} closes the core.
      *
      * @param repository the model repository
      * @param model      the model to drive
@@ -47,28 +48,63 @@ public final class InProcessTarget implements LoadTarget
      */
     public InProcessTarget(final Path repository, final String model, final String version, final IdleMode idleMode)
     {
+        this(open(repository, idleMode), true, repository.toString(), model, version);
+    }
+
+    /**
+     * Drives a model of a core that someone else opened and closes (so that other targets can serve the same core
+     * over the network at the same time). {@link #close()} leaves the core open.
+     *
+     * @param core       the open core
+     * @param repository where its models come from, for messages and reports
+     * @param model      the model to drive
+     * @param version    its version, {@code ""} for the default
+     * @throws PerfException when the model is absent or not ready
+     */
+    public InProcessTarget(final InferenceCore core, final String repository, final String model,
+        final String version)
+    {
+        this(core, false, repository, model, version);
+    }
+
+    private InProcessTarget(final InferenceCore core, final boolean ownsCore, final String repository,
+        final String model, final String version)
+    {
+        this.core = core;
+        this.ownsCore = ownsCore;
+        this.repository = repository;
+        this.model = model;
+        try
+        {
+            this.version = parseVersion(version);
+            if (!core.isModelReady(model, this.version))
+            {
+                throw PerfException.failure(whyNotReady());
+            }
+        }
+        catch (final PerfException ex)
+        {
+            if (ownsCore)
+            {
+                core.close();
+            }
+            throw ex;
+        }
+    }
+
+    private static InferenceCore open(final Path repository, final IdleMode idleMode)
+    {
         if (!Files.isDirectory(repository))
         {
             throw PerfException.usage("--model-repository " + repository + " is not a directory");
         }
-        this.repository = repository;
-        this.model = model;
-        this.version = parseVersion(version);
-        InferenceCore opened;
         try
         {
-            opened = InferenceCore.open(CoreOptions.builder().modelRepository(repository).idleMode(idleMode).build());
+            return InferenceCore.open(CoreOptions.builder().modelRepository(repository).idleMode(idleMode).build());
         }
         catch (final InferenceException ex)
         {
             throw PerfException.failure("cannot open model repository " + repository + ": " + ex.getMessage(), ex);
-        }
-        this.core = opened;
-        if (!core.isModelReady(model, this.version))
-        {
-            final String reason = whyNotReady();
-            core.close();
-            throw PerfException.failure(reason);
         }
     }
 
@@ -178,7 +214,10 @@ public final class InProcessTarget implements LoadTarget
     @Override
     public void close()
     {
-        core.close();
+        if (ownsCore)
+        {
+            core.close();
+        }
         arena.close();
     }
 

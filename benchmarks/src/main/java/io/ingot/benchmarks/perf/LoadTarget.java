@@ -1,40 +1,13 @@
 package io.ingot.benchmarks.perf;
 
-import io.ingot.api.TensorMetadata;
-
-import java.util.List;
-
 /**
- * What {@code ingot perf} sends requests to: a core in this process, or a server over HTTP or gRPC. A target is
- * opened for one model; it reports the model's shape, makes clients, and reads the server's counters.
+ * What {@code ingot perf} sends requests to: a core in this process, or a server over HTTP, gRPC or shared-memory IPC.
+ * A target is opened for one model; it reports the model's shape, makes clients, and reads the server's counters.
  */
-public interface LoadTarget extends AutoCloseable
+public interface LoadTarget extends ModelSource, AutoCloseable
 {
-    /**
-     * The model as its metadata and configuration report it.
-     *
-     * @param maxBatchSize the model's {@code max_batch_size}
-     * @param inputs       inputs, with a leading {@code -1} when the model batches
-     * @param outputs      output names
-     */
-    record ModelInfo(int maxBatchSize, List<TensorMetadata> inputs, List<String> outputs)
-    {
-        /** Freezes the lists. */
-        public ModelInfo
-        {
-            inputs = List.copyOf(inputs);
-            outputs = List.copyOf(outputs);
-        }
-    }
-
     /** @return where requests go, for reports ({@code "HTTP 127.0.0.1:8000"}). */
     String describe();
-
-    /**
-     * @return the model's metadata and batching
-     * @throws PerfException when the endpoint cannot be reached or does not serve the model (with the reason)
-     */
-    ModelInfo modelInfo();
 
     /**
      * Fixes the tensors every request carries; called once, before any client is made.
@@ -45,15 +18,19 @@ public interface LoadTarget extends AutoCloseable
 
     /**
      * @return a client with one request in flight at a time, ready to send the prepared tensors
+     * @throws PerfException when the target cannot take another client (every connection slot of the server taken)
      */
     LoadClient newClient();
 
     /**
-     * @return the server's cumulative counters for the model, or {@code null} when the target has no statistics
+     * @return how many clients this target can have open at once; {@link Integer#MAX_VALUE} when it sets no limit
      */
-    ServerCounters counters();
+    default int maxClients()
+    {
+        return Integer.MAX_VALUE;
+    }
 
-    /** Releases the target (closes an in-process core, an HTTP client or a channel). */
+    /** Releases the target (closes an in-process core it opened, an HTTP client, a channel or IPC connections). */
     @Override
     void close();
 }

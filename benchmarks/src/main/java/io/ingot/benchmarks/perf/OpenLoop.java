@@ -90,9 +90,9 @@ public final class OpenLoop implements LoadDriver
     @Override
     public void start()
     {
-        for (int i = 0; i < slots; i++)
+        for (final LoadClient client : LoadClients.open(target, slots))
         {
-            free.offer(new Slot(target.newClient()));
+            free.offer(new Slot(client));
         }
         running = true;
         scheduler = Thread.ofPlatform().name("perf-scheduler").daemon(true).start(this::schedule);

@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  * levels it measured, the partial one included, to every requested output.
  */
 @Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false,
-    subcommands = {PerfPlotCommand.class},
+    subcommands = {PerfPlotCommand.class, PerfTransportsCommand.class},
     description = {
         "Measure a model's latency and throughput under load (as perf_analyzer).",
         "",
@@ -37,6 +37,12 @@ import java.util.concurrent.TimeUnit;
         "  -i http -u HOST:PORT    KServe v2 over HTTP with binary tensor data",
         "                          (default localhost:8000)",
         "  -i grpc -u HOST:PORT    KServe v2 over gRPC (default localhost:8001)",
+        "  -i ipc -u NAME          shared memory, /dev/shm/ingot-NAME (ingot serve",
+        "                          --ipc NAME); one client slot per request in",
+        "                          flight. IPC has no metadata or statistics",
+        "                          request: they are read from the same server's",
+        "                          HTTP endpoint (--metadata-url, default",
+        "                          localhost:8000, which ingot serve starts too)",
         "",
         "Load (levels START[:END[:STEP]], STEP = N, +N or xN):",
         "  --concurrency-range     closed loop: each level's number of requests is",
@@ -62,7 +68,10 @@ import java.util.concurrent.TimeUnit;
         "      --input-value attention_mask=1 --input-value token_type_ids=0 \\",
         "      --request-rate-range 50:400:x2 --request-distribution poisson \\",
         "      -f minilm.csv --plot minilm.png",
+        "  ingot perf -i ipc -u demo -m identity --shape INPUT0:16 \\",
+        "      --concurrency-range 1:8:x2",
         "  ingot perf plot -o latency.png identity.json minilm.json",
+        "  ingot perf transports --model-repository examples/models -m identity",
         "",
         "Exit status: 0 measured, 1 failure (endpoint, model, every request",
         "failed), 2 bad input (range, options, shape)."})
@@ -83,13 +92,19 @@ public final class PerfCommand implements IngotSubcommand
         description = "Run a core in this process on this repository (no network).")
     private Path repository;
 
-    @Option(names = {"-i", "--protocol"}, paramLabel = "http|grpc",
-        description = "Protocol of a remote server (default http).")
+    @Option(names = {"-i", "--protocol"}, paramLabel = "http|grpc|ipc",
+        description = "Protocol of a server outside this process (default http).")
     private String protocol;
 
-    @Option(names = {"-u", "--url"}, paramLabel = "HOST:PORT",
-        description = "Server address (default localhost:8000 for http, localhost:8001 for grpc).")
+    @Option(names = {"-u", "--url"}, paramLabel = "HOST:PORT|NAME",
+        description = "Server address (default localhost:8000 for http, localhost:8001 for grpc); for ipc the"
+            + " IPC name (required).")
     private String url;
+
+    @Option(names = "--metadata-url", paramLabel = "HOST:PORT",
+        description = "-i ipc: the same server's HTTP endpoint, for the model's metadata and statistics (default"
+            + " localhost:8000).")
+    private String metadataUrl;
 
     @Option(names = "--concurrency-range", paramLabel = "START[:END[:STEP]]",
         description = "Closed-loop concurrency levels, e.g. 1:64:x2 (default 1).")
@@ -182,6 +197,18 @@ public final class PerfCommand implements IngotSubcommand
         this.err = err;
     }
 
+    /** @return standard output, for the subcommands. */
+    PrintStream out()
+    {
+        return out;
+    }
+
+    /** @return standard error, for the subcommands. */
+    PrintStream err()
+    {
+        return err;
+    }
+
     /**
      * Runs {@code perf} on its own, without the rest of {@code ingot}.
      *
@@ -212,6 +239,7 @@ public final class PerfCommand implements IngotSubcommand
         final LoadTarget target = openTarget();
         try
         {
+            checkClients(plan, target);
             return measure(plan, target);
         }
         finally
@@ -287,20 +315,49 @@ public final class PerfCommand implements IngotSubcommand
     {
         if (repository != null)
         {
-            if (url != null || protocol != null)
+            if (url != null || protocol != null || metadataUrl != null)
             {
                 throw PerfException.usage("--model-repository runs the model in this process; it cannot be combined"
-                    + " with -u/--url or -i/--protocol");
+                    + " with -u/--url, -i/--protocol or --metadata-url");
             }
             return new InProcessTarget(repository, model, version, idleMode);
         }
         final String kind = protocol == null ? "http" : protocol.toLowerCase(Locale.ROOT);
+        if (metadataUrl != null && !"ipc".equals(kind))
+        {
+            throw PerfException.usage("--metadata-url goes with -i ipc (HTTP and gRPC read metadata themselves)");
+        }
         return switch (kind)
         {
             case "http" -> new HttpTarget(url == null ? "localhost:8000" : url, model, version);
             case "grpc" -> new GrpcTarget(url == null ? "localhost:8001" : url, model, version);
-            default -> throw PerfException.usage("-i/--protocol must be http or grpc, got '" + protocol + "'");
+            case "ipc" ->
+            {
+                if (url == null)
+                {
+                    throw PerfException.usage("-i ipc needs -u NAME: the IPC name the server was started with"
+                        + " (ingot serve --ipc NAME)");
+                }
+                yield IpcTarget.withHttpMetadata(url, metadataUrl == null ? "localhost:8000" : metadataUrl, model,
+                    version);
+            }
+            default -> throw PerfException.usage("-i/--protocol must be http, grpc or ipc, got '" + protocol + "'");
         };
+    }
+
+    /** Refuses a plan that needs more clients at once than the target can have (IPC client slots). */
+    private void checkClients(final Plan plan, final LoadTarget target)
+    {
+        final boolean concurrency = plan.mode() == LoadProfiler.Mode.CONCURRENCY;
+        final long needed = concurrency ? (long)plan.levels().stream().mapToDouble(Double::doubleValue).max().orElse(1)
+            : maxOutstanding;
+        if (needed > target.maxClients())
+        {
+            throw PerfException.usage((concurrency ? "--concurrency-range goes up to " : "--max-threads is ")
+                + needed + " requests in flight, but " + target.describe() + " takes at most " + target.maxClients()
+                + " clients at once (one per request in flight: the server's IPC client slots); lower it to "
+                + target.maxClients() + " or less");
+        }
     }
 
     private int measure(final Plan plan, final LoadTarget target)
@@ -469,7 +526,12 @@ public final class PerfCommand implements IngotSubcommand
         }
     }
 
-    private static void removeHook(final Thread hook)
+    /**
+     * Removes a shutdown hook, unless the JVM is already running it.
+     *
+     * @param hook the hook
+     */
+    static void removeHook(final Thread hook)
     {
         try
         {

@@ -69,7 +69,19 @@ public final class ReportFiles
      */
     public static void writeJson(final RunReport report, final Path file) throws IOException
     {
-        write(file, GSON.toJson(toJson(report)) + "\n");
+        writeJson(toJson(report), file);
+    }
+
+    /**
+     * Writes a JSON document as perf writes its reports (indented, nulls kept).
+     *
+     * @param root the document
+     * @param file the file (parent directories are created)
+     * @throws IOException when it cannot be written
+     */
+    static void writeJson(final JsonObject root, final Path file) throws IOException
+    {
+        write(file, GSON.toJson(root) + "\n");
     }
 
     private static JsonObject toJson(final RunReport report)
@@ -91,12 +103,7 @@ public final class ReportFiles
         root.addProperty("interrupted", report.interrupted());
         root.add("first_error", report.firstError() == null ? JsonNull.INSTANCE
             : new JsonPrimitive(report.firstError()));
-        final JsonObject machine = new JsonObject();
-        machine.addProperty("processors", report.machine().processors());
-        machine.addProperty("memory_bytes", report.machine().memoryBytes());
-        machine.addProperty("jvm", report.machine().jvm());
-        machine.addProperty("os", report.machine().os());
-        root.add("machine", machine);
+        root.add("machine", toJson(report.machine()));
         final JsonArray results = new JsonArray();
         for (final LevelResult r : report.results())
         {
@@ -104,18 +111,7 @@ public final class ReportFiles
             row.add("level", number(r.level()));
             row.add("inferences_per_second", number(r.inferencesPerSecond()));
             row.add("requests_per_second", number(r.requestsPerSecond()));
-            final JsonObject latency = new JsonObject();
-            final LevelResult.Latency l = r.latencyUs();
-            latency.add("min", number(l.min()));
-            latency.add("p50", number(l.p50()));
-            latency.add("p90", number(l.p90()));
-            latency.add("p95", number(l.p95()));
-            latency.add("p99", number(l.p99()));
-            latency.add("p99.9", number(l.p999()));
-            latency.add("max", number(l.max()));
-            latency.add("avg", number(l.mean()));
-            latency.add("stddev", number(l.stddev()));
-            row.add("latency_us", latency);
+            row.add("latency_us", toJson(r.latencyUs()));
             row.add("average_batch_size", number(r.averageBatchSize()));
             final JsonObject server = new JsonObject();
             server.add("request_us", number(r.serverRequestUs()));
@@ -133,6 +129,40 @@ public final class ReportFiles
         }
         root.add("results", results);
         return root;
+    }
+
+    /**
+     * @param machine a machine
+     * @return its JSON object
+     */
+    static JsonObject toJson(final RunReport.Machine machine)
+    {
+        final JsonObject json = new JsonObject();
+        json.addProperty("processors", machine.processors());
+        json.addProperty("memory_bytes", machine.memoryBytes());
+        json.addProperty("jvm", machine.jvm());
+        json.addProperty("os", machine.os());
+        return json;
+    }
+
+    /**
+     * @param l latency statistics
+     * @return their JSON object, microseconds ({@code min}, {@code p50} ... {@code p99.9}, {@code max},
+     *         {@code avg}, {@code stddev}; {@code null} where undefined)
+     */
+    static JsonObject toJson(final LevelResult.Latency l)
+    {
+        final JsonObject latency = new JsonObject();
+        latency.add("min", number(l.min()));
+        latency.add("p50", number(l.p50()));
+        latency.add("p90", number(l.p90()));
+        latency.add("p95", number(l.p95()));
+        latency.add("p99", number(l.p99()));
+        latency.add("p99.9", number(l.p999()));
+        latency.add("max", number(l.max()));
+        latency.add("avg", number(l.mean()));
+        latency.add("stddev", number(l.stddev()));
+        return latency;
     }
 
     /**
@@ -213,7 +243,11 @@ public final class ReportFiles
             r.averageBatchSize(), r.errors(), r.stable() ? "yes" : r.complete() ? "no" : "part");
     }
 
-    private static JsonElement number(final double value)
+    /**
+     * @param value a number
+     * @return it rounded to three decimals, or JSON {@code null} when it is not finite
+     */
+    static JsonElement number(final double value)
     {
         return Double.isFinite(value) ? new JsonPrimitive(round(value)) : JsonNull.INSTANCE;
     }
@@ -233,7 +267,12 @@ public final class ReportFiles
         return level == Math.rint(level) ? Long.toString((long)level) : String.format(Locale.ROOT, "%.3f", level);
     }
 
-    private static void write(final Path file, final String text) throws IOException
+    /**
+     * @param file a file (parent directories are created)
+     * @param text its UTF-8 contents
+     * @throws IOException when it cannot be written
+     */
+    static void write(final Path file, final String text) throws IOException
     {
         final Path parent = file.toAbsolutePath().getParent();
         if (parent != null)

@@ -2,9 +2,6 @@ package io.ingot.benchmarks.perf;
 
 import io.ingot.api.CoreOptions;
 import io.ingot.api.InferenceCore;
-import io.ingot.config.ConfigNormalizer;
-import io.ingot.config.ModelConfigParser;
-import io.ingot.config.NormalizeContext;
 import io.ingot.server.ServerFrontends;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,14 +35,7 @@ class NetworkTargetsTest
     @BeforeAll
     static void serve() throws Exception
     {
-        core = InferenceCore.open(CoreOptions.builder().model(ConfigNormalizer.normalize(ModelConfigParser.parse("""
-            name: "identity"
-            backend: "identity"
-            max_batch_size: 8
-            input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ -1 ] } ]
-            output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ -1 ] } ]
-            dynamic_batching { }
-            """, "test"), NormalizeContext.cpuOnly())).build());
+        core = InferenceCore.open(CoreOptions.builder().model(TestModels.identity()).build());
         frontends = ServerFrontends.start(core, "127.0.0.1", 0, 0, -1, 1L << 26);
     }
 
