@@ -29,6 +29,9 @@ public final class Batcher implements Runnable
     private static final long SLOT_SWEEP_NS = 500_000_000L;
     private static final long NO_WAKE = Long.MAX_VALUE;
     private static final long ONE_MICRO = 1_000L;
+    private static final Runnable NO_PROBE = () ->
+    {
+    };
 
     private final String modelName;
     private final SchedulerSettings settings;
@@ -41,6 +44,7 @@ public final class Batcher implements Runnable
     private final int maxPreferred;
     private final boolean batchDimension;
     private final boolean hasTimeouts;
+    private final Runnable beforeSlotCheck;
 
     private final AtomicLong queuedBatchSize = new AtomicLong();
     private final AtomicInteger admitting = new AtomicInteger();
@@ -76,6 +80,19 @@ public final class Batcher implements Runnable
         final PayloadQueue payloads, final RequestCompleter completer, final IdleMode idleMode,
         final boolean batchDimension)
     {
+        this(modelName, settings, ringSize, payloads, completer, idleMode, batchDimension, NO_PROBE);
+    }
+
+    /**
+     * Test seam: as the public constructor, plus {@code beforeSlotCheck}, which the batcher thread runs on every pass
+     * that has queued requests, after draining the ring and right before asking for a payload slot. Tests use it to
+     * make other threads act at exactly that point.
+     */
+    Batcher(final String modelName, final SchedulerSettings settings, final int ringSize,
+        final PayloadQueue payloads, final RequestCompleter completer, final IdleMode idleMode,
+        final boolean batchDimension, final Runnable beforeSlotCheck)
+    {
+        this.beforeSlotCheck = beforeSlotCheck;
         this.batchDimension = batchDimension;
         this.modelName = modelName;
         this.settings = settings;
@@ -208,6 +225,7 @@ public final class Batcher implements Runnable
                 idle(-1, 0);
                 continue;
             }
+            beforeSlotCheck.run();
             if (!payloads.slotAvailable())
             {
                 final long now = System.nanoTime();
@@ -227,6 +245,11 @@ public final class Batcher implements Runnable
                 continue;
             }
             nextSweepNs = 0;
+            // Requests published between the drain above and the slot check belong in this batch: in Triton,
+            // Enqueue and batch formation share one lock, so a batcher that finds a free instance sees every request
+            // enqueued before it. Without this second drain, a request published while the batcher was between the
+            // two steps (e.g. just before the busy instance became free) would miss the batch and run in the next.
+            ring.drain(intake);
 
             int payloadSize = 0;
             if (current != null)

@@ -10,7 +10,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Instances block in {@link #take()}; the first idle instance gets the front payload. The batcher asks
  * {@link #slotAvailable()} before forming a new batch, as Triton's rate limiter does: with prefetch, while fewer than
- * twice the instance count are queued; without prefetch, only while an instance is waiting.
+ * twice the instance count are queued; without prefetch, only while an instance is waiting for which no payload has
+ * been queued yet.
+ *
+ * <p>The waiting count follows Triton's consumer count ({@code RateLimiter::DequeuePayload} /
+ * {@code EnqueuePayload}): an instance adds one when it starts waiting and {@link #enqueue} takes one away, so the
+ * payload queued for a waiting instance closes its slot at once. Taking that payload changes nothing, so there is no
+ * moment, between an instance taking a payload and starting to execute it, in which the batcher sees a free instance
+ * that does not exist.
  */
 public final class PayloadQueue
 {
@@ -18,7 +25,8 @@ public final class PayloadQueue
 
     private final ArrayBlockingQueue<Payload> queue;
     private final ManyToManyConcurrentArrayQueue<Payload> free;
-    private final AtomicInteger idleInstances = new AtomicInteger();
+    /** Instances that started waiting in {@link #take()} minus payloads queued: the free slots without prefetch. */
+    private final AtomicInteger waitingConsumers = new AtomicInteger();
     private final int instanceCount;
     private final boolean prefetch;
     private final int payloadCapacity;
@@ -47,11 +55,13 @@ public final class PayloadQueue
         }
     }
 
-    /** @return whether the batcher may form a new payload now. */
+    /**
+     * @return whether the batcher may form a new payload now: with prefetch, while fewer than twice the instance count
+     *         are queued; without prefetch, while some instance waits with no payload queued for it
+     */
     public boolean slotAvailable()
     {
-        final int queued = queue.size();
-        return prefetch ? queued < 2 * instanceCount : idleInstances.get() > queued;
+        return prefetch ? queue.size() < 2 * instanceCount : waitingConsumers.get() > 0;
     }
 
     /** @return a fresh payload (batcher only). */
@@ -84,8 +94,12 @@ public final class PayloadQueue
      */
     public void enqueue(final Payload payload)
     {
+        // Claim the waiting instance's slot before the payload becomes visible to it (as Triton's EnqueuePayload
+        // decrements the consumer count first), so the slot is never counted twice.
+        waitingConsumers.decrementAndGet();
         if (!queue.offer(payload))
         {
+            waitingConsumers.incrementAndGet();
             throw new IllegalStateException("payload queue overflow: the batcher ignored slot availability");
         }
     }
@@ -98,16 +112,18 @@ public final class PayloadQueue
      */
     public Payload take() throws InterruptedException
     {
-        idleInstances.incrementAndGet();
+        waitingConsumers.incrementAndGet();
         final Payload payload;
         try
         {
             onInstanceIdle.run();
             payload = queue.take();
         }
-        finally
+        catch (final InterruptedException | RuntimeException ex)
         {
-            idleInstances.decrementAndGet();
+            // Nothing was taken: this instance no longer waits, so its slot goes away with it.
+            waitingConsumers.decrementAndGet();
+            throw ex;
         }
         if (payload == STOP)
         {
@@ -131,6 +147,8 @@ public final class PayloadQueue
             {
                 continue;
             }
+            // No instance will take it: give back the slot its enqueue claimed.
+            waitingConsumers.incrementAndGet();
             payload.claimForExecution();
             sink.accept(payload);
         }

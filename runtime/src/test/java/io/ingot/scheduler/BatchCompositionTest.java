@@ -111,7 +111,7 @@ class BatchCompositionTest
             // a ragged batch may fail, as with a Triton backend that does not support ragged batching.
             await(a).close();
             await(b).close();
-            assertEquals(2, recorder.batches.size(), "both ragged requests form one batch");
+            assertEquals(2, recorder.batches.size(), () -> "both ragged requests form one batch: " + recorder.batches);
         }
     }
 

@@ -200,11 +200,23 @@ class DynamicBatcherTritonTableTest
                 + "}")))
         {
             final Recorder recorder = RecordingBackendFactory.recorder("t6");
-            runQueued(core, "t6", 3, 3);
+            final CompletableFuture<InferenceResponse> gate = core.submit(tagged("t6", GATE, 1));
+            recorder.awaitGateReached();
+            final var first = core.submit(tagged("t6", 1, 3));
+            // The delay runs from the second request's arrival, so its batch starts at least 300 ms after this. (Not
+            // measured from the first batch's end: on a loaded machine the gate and the first batch may take a while.)
+            final long secondQueuedNs = System.nanoTime();
+            final var second = core.submit(tagged("t6", 2, 3));
+            recorder.openGate();
+            for (final CompletableFuture<InferenceResponse> future : List.of(gate, first, second))
+            {
+                assertTrue(await(future).isOk());
+            }
             assertEquals(List.of(1, 3, 3), recorder.batchSizes());
-            final long secondWaitedMs = (recorder.spans.get(2)[0] - recorder.spans.get(1)[1]) / 1_000_000;
-            assertTrue(secondWaitedMs >= 250, "second batch of 3 should wait for the delay, waited "
-                + secondWaitedMs + " ms");
+            assertEquals(List.of(1, 1, 1), recorder.batches.get(1), "the first request is sent at once, alone");
+            final long secondWaitedMs = (recorder.spans.get(2)[0] - secondQueuedNs) / 1_000_000;
+            assertTrue(secondWaitedMs >= 300, "second batch of 3 should wait for the 300 ms delay, started "
+                + secondWaitedMs + " ms after it was queued");
         }
     }
 
