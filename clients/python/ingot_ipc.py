@@ -311,17 +311,12 @@ class _Futex:
         except (OSError, AttributeError):
             self._syscall = None
 
-    @property
-    def available(self):
-        return self._syscall is not None
-
     def bump_and_wake(self, offset):
         """Changes the word (any change is enough: see docs/ipc.md) and wakes every sleeper on it."""
         m = self.m
         m.store32(offset, ((m.load32(offset) + 1 + 2 ** 31) % 2 ** 32) - 2 ** 31)
         if self._syscall is not None:
-            self._syscall(ctypes.c_long(self._SYS_FUTEX), ctypes.c_long(m.base_address + offset),
-                          ctypes.c_long(self._WAKE), ctypes.c_long(2 ** 31 - 1), ctypes.c_long(0))
+            self._futex(offset, self._WAKE, 2 ** 31 - 1, 0)
 
     def wait(self, offset, seen, seconds):
         """Sleeps while the word holds `seen`, at most `seconds`; may return early."""
@@ -330,8 +325,11 @@ class _Futex:
             return
         whole = int(seconds)
         timeout = (ctypes.c_long * 2)(whole, int((seconds - whole) * 1e9))
+        self._futex(offset, self._WAIT, seen, ctypes.addressof(timeout))
+
+    def _futex(self, offset, operation, value, timeout_address):
         self._syscall(ctypes.c_long(self._SYS_FUTEX), ctypes.c_long(self.m.base_address + offset),
-                      ctypes.c_long(self._WAIT), ctypes.c_long(seen), ctypes.byref(timeout))
+                      ctypes.c_long(operation), ctypes.c_long(value), ctypes.c_long(timeout_address))
 
 
 class _RingWriter:

@@ -15,6 +15,7 @@ public final class DoorbellIdler
     private final BooleanSupplier pending;
     private final int maxSpins;
     private final long maxYieldNanos;
+    private final boolean spinOnly;
     private int spins;
     private long yieldingSince;
     private volatile long sleeps;
@@ -29,10 +30,28 @@ public final class DoorbellIdler
     public DoorbellIdler(final Doorbell bell, final BooleanSupplier pending, final int maxSpins,
         final long maxYieldNanos)
     {
+        this(bell, pending, maxSpins, maxYieldNanos, false);
+    }
+
+    private DoorbellIdler(final Doorbell bell, final BooleanSupplier pending, final int maxSpins,
+        final long maxYieldNanos, final boolean spinOnly)
+    {
         this.bell = bell;
         this.pending = pending;
         this.maxSpins = maxSpins;
         this.maxYieldNanos = maxYieldNanos;
+        this.spinOnly = spinOnly;
+    }
+
+    /**
+     * An idler that only ever spins: the lowest latency, one core busy. It never arms a doorbell, so its peers never
+     * need a system call to wake it.
+     *
+     * @return the idler
+     */
+    public static DoorbellIdler spinning()
+    {
+        return new DoorbellIdler(null, null, 0, 0, true);
     }
 
     /** Starts the next wait with spinning again. */
@@ -54,7 +73,7 @@ public final class DoorbellIdler
         {
             reset();
         }
-        else if (spins < maxSpins)
+        else if (spinOnly || spins < maxSpins)
         {
             spins++;
             Thread.onSpinWait();

@@ -134,8 +134,9 @@ public final class IpcClient implements AutoCloseable
         this.serverPidNamespace = header.serverPidNamespace();
         entry.wrap(memory, layout.clientEntryOffset(slot));
         this.serverBell = Doorbell.server(memory);
-        this.responseIdler = new DoorbellIdler(Doorbell.client(memory, layout.clientEntryOffset(slot)),
-            () -> responses.hasRecord(), MAX_SPINS, MAX_YIELD_NANOS);
+        this.responseIdler = options.busySpin() ? DoorbellIdler.spinning()
+            : new DoorbellIdler(Doorbell.client(memory, layout.clientEntryOffset(slot)), () -> responses.hasRecord(),
+                MAX_SPINS, MAX_YIELD_NANOS);
     }
 
     /**
@@ -453,7 +454,6 @@ public final class IpcClient implements AutoCloseable
     public IpcResponse await(final long correlationId, final Duration timeout)
     {
         checkUsable();
-        final boolean spin = options.busySpin();
         final long deadline = System.nanoTime() + timeout.toNanos();
         responseIdler.reset();
         while (true)
@@ -484,16 +484,9 @@ public final class IpcClient implements AutoCloseable
                 throw new IpcTimeoutException("no response to request " + correlationId + " from the Ingot IPC "
                     + "server '" + region.name() + "' within " + timeout.toMillis() + " ms");
             }
-            if (spin)
-            {
-                Thread.onSpinWait();
-            }
-            else
-            {
-                // Sleeps until the server rings after writing a response; wakes at least every 5 ms to check that
-                // the server still lives.
-                responseIdler.idle(0, Math.min(MAX_SLEEP_NANOS, Math.max(1_000L, deadline - now)));
-            }
+            // Sleeps until the server rings after writing a response; wakes at least every 5 ms to check that the
+            // server still lives.
+            responseIdler.idle(0, Math.min(MAX_SLEEP_NANOS, Math.max(1_000L, deadline - now)));
         }
     }
 

@@ -2,7 +2,6 @@ package io.ingot.ipc.server;
 
 import io.ingot.api.DataType;
 import io.ingot.api.ErrorCode;
-import io.ingot.api.IdleMode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceRequest;
@@ -103,8 +102,12 @@ public final class IpcServer implements AutoCloseable
             sessions[slot] = new ClientSession(this, slot);
         }
         this.bell = Doorbell.server(memory);
-        this.idler = new DoorbellIdler(bell, this::hasReadableRequest, MAX_SPINS,
-            options.idleMode() == IdleMode.BACKOFF ? BACKOFF_YIELD_NANOS : BLOCKING_YIELD_NANOS);
+        this.idler = switch (options.idleMode())
+        {
+            case SPINNING -> DoorbellIdler.spinning();
+            case BACKOFF -> new DoorbellIdler(bell, this::hasReadableRequest, MAX_SPINS, BACKOFF_YIELD_NANOS);
+            case BLOCKING -> new DoorbellIdler(bell, this::hasReadableRequest, MAX_SPINS, BLOCKING_YIELD_NANOS);
+        };
         this.thread = new Thread(this::run, "ingot-ipc-" + region.name());
         this.thread.setDaemon(true);
     }
@@ -232,7 +235,6 @@ public final class IpcServer implements AutoCloseable
 
     private void run()
     {
-        final boolean spinning = options.idleMode() == IdleMode.SPINNING;
         final long heartbeatNanos = layout.heartbeatIntervalMs() * 1_000_000L;
         final long timeoutNanos = layout.livenessTimeoutMs() * 1_000_000L;
         long nextScan = System.nanoTime();
@@ -276,15 +278,8 @@ public final class IpcServer implements AutoCloseable
                     + "failure; it keeps serving", ex);
                 LockSupport.parkNanos(1_000_000L);
             }
-            if (spinning)
-            {
-                Thread.onSpinWait();
-            }
-            else
-            {
-                // Sleeps until a client rings, but never past the next table scan (registrations, departures).
-                idler.idle(work, Math.max(1_000L, Math.min(nextScan, nextBeat) - System.nanoTime()));
-            }
+            // Sleeps until a client rings, but never past the next table scan (registrations, departures).
+            idler.idle(work, Math.max(1_000L, Math.min(nextScan, nextBeat) - System.nanoTime()));
         }
     }
 

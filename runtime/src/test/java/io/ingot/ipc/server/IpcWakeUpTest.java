@@ -5,6 +5,7 @@ import io.ingot.api.InferenceCore;
 import io.ingot.ipc.Futex;
 import io.ingot.ipc.IpcDataType;
 import io.ingot.ipc.client.IpcClient;
+import io.ingot.ipc.client.IpcClientOptions;
 import io.ingot.ipc.client.IpcRequest;
 import io.ingot.ipc.client.IpcResponse;
 import io.ingot.ipc.client.IpcTensor;
@@ -56,6 +57,31 @@ class IpcWakeUpTest
             // Without the ring there are none at all.
             assertTrue(statistics.doorbellWakeUps() >= requests / 4,
                 "clients' rings ended the IPC thread's sleeps: " + statistics);
+        }
+    }
+
+    @Test
+    void spinningSidesNeverSleepAndStillAnswerEveryRequest()
+    {
+        final String name = IpcTestSupport.uniqueName("ipc-spin");
+        try (InferenceCore core = IpcTestSupport.core(IdleMode.BLOCKING, IpcTestSupport.identity());
+            IpcServer server = IpcServer.start(core, name, IpcTestSupport.testOptions().idleMode(IdleMode.SPINNING)
+                .build());
+            IpcClient client = IpcClient.connect(name, IpcClientOptions.DEFAULTS.withBusySpin(true));
+            IpcTensor input = client.allocate(IpcDataType.FP32, 2))
+        {
+            final IpcRequest request = new IpcRequest("identity").addInput("INPUT0", input);
+            for (int i = 0; i < 20; i++)
+            {
+                putFloats(input.segment(), new float[] {i, -i});
+                try (IpcResponse response = client.await(client.submit(request), Duration.ofSeconds(30)))
+                {
+                    response.throwIfError();
+                    assertArrayEquals(new float[] {i, -i}, floats(response.output("OUTPUT0").segment(), 2));
+                }
+            }
+            assertEquals(0, server.statistics().idleSleeps(), server.statistics().toString());
+            assertEquals(0, client.doorbellWakeUps());
         }
     }
 
