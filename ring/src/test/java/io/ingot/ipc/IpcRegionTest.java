@@ -91,7 +91,7 @@ class IpcRegionTest
     @Test
     void aRegionWhoseServerWasKilledIsReplaced() throws Exception
     {
-        try (ChildJvm owner = ChildJvm.start(RegionOwnerMain.class, name))
+        try (ChildProcess owner = ChildProcess.start(RegionOwnerMain.class, name))
         {
             final String ready = owner.awaitLine("READY", 60);
             final long pid = Long.parseLong(ready.split(" ")[1]);

@@ -1,6 +1,7 @@
 package io.ingot.ipc.server;
 
 import io.ingot.api.InferenceCore;
+import io.ingot.ipc.ChildProcess;
 import io.ingot.ipc.IpcDataType;
 import io.ingot.ipc.client.IpcClient;
 import io.ingot.ipc.client.IpcRequest;

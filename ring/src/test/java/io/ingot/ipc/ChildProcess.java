@@ -1,4 +1,4 @@
-package io.ingot.ipc.server;
+package io.ingot.ipc;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -12,8 +12,11 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-/** A process started by a test (a JVM with the test classpath, or Python), whose output lines it can wait for. */
-final class ChildProcess implements AutoCloseable
+/**
+ * A process started by a test (a JVM with the test classpath, or Python), whose output lines it can wait for. Shared
+ * with the runtime module's IPC tests through this module's test jar.
+ */
+public final class ChildProcess implements AutoCloseable
 {
     private final Process process;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
@@ -44,13 +47,13 @@ final class ChildProcess implements AutoCloseable
     }
 
     /** Starts a JVM with only FFM's flag: what an application using the IPC client needs. */
-    static ChildProcess start(final Class<?> main, final String... args) throws IOException
+    public static ChildProcess start(final Class<?> main, final String... args) throws IOException
     {
         return start(javaCommand(main, List.of(), args));
     }
 
     /** Starts a JVM with this JVM's module flags too, which the core (Agrona's queues) needs. */
-    static ChildProcess startWithCore(final Class<?> main, final String... args) throws IOException
+    public static ChildProcess startWithCore(final Class<?> main, final String... args) throws IOException
     {
         final List<String> flags = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
             .filter(arg -> arg.startsWith("--add-opens") || arg.startsWith("--add-exports"))
@@ -58,12 +61,12 @@ final class ChildProcess implements AutoCloseable
         return start(javaCommand(main, flags, args));
     }
 
-    static ChildProcess start(final List<String> command) throws IOException
+    public static ChildProcess start(final List<String> command) throws IOException
     {
         return new ChildProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
     }
 
-    static List<String> javaCommand(final Class<?> main, final List<String> flags, final String... args)
+    public static List<String> javaCommand(final Class<?> main, final List<String> flags, final String... args)
     {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -81,7 +84,7 @@ final class ChildProcess implements AutoCloseable
     }
 
     /** Waits for a line starting with the prefix, failing with everything the child printed otherwise. */
-    String awaitLine(final String prefix, final long seconds) throws InterruptedException
+    public String awaitLine(final String prefix, final long seconds) throws InterruptedException
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < deadline)
@@ -105,7 +108,7 @@ final class ChildProcess implements AutoCloseable
     }
 
     /** Waits for the process to end; fails with its output if it does not. */
-    int awaitExit(final long seconds) throws InterruptedException
+    public int awaitExit(final long seconds) throws InterruptedException
     {
         if (!process.waitFor(seconds, TimeUnit.SECONDS))
         {
@@ -117,18 +120,18 @@ final class ChildProcess implements AutoCloseable
     }
 
     /** @return everything the process printed so far. */
-    String output()
+    public String output()
     {
         lines.drainTo(all);
         return String.join("\n", all);
     }
 
-    Process process()
+    public Process process()
     {
         return process;
     }
 
-    void kill() throws InterruptedException
+    public void kill() throws InterruptedException
     {
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
