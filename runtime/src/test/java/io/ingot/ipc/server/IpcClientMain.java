@@ -7,17 +7,23 @@ import io.ingot.ipc.client.IpcResponse;
 import io.ingot.ipc.client.IpcTensor;
 
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Child process of the multi-process tests: {@code THREADS} clients, each its own slot, run {@code REQUESTS} add_sub
  * requests with random inputs, four in flight at a time, and check every element of every response. Prints
- * {@code CONNECTED}, then {@code OK <count>} or {@code FAIL <reason>} (exit code 1).
+ * {@code CONNECTED}, then {@code OK <count>} or {@code FAIL <reason>} (exit code 1). With a fifth argument, a file
+ * path, every client stops half-way (its connection held, requests still in flight), the process prints
+ * {@code HALFWAY}, and the clients go on once the file exists: a test can act while they are surely connected.
  */
 public final class IpcClientMain
 {
@@ -37,6 +43,8 @@ public final class IpcClientMain
         final String model = args[1];
         final int threads = Integer.parseInt(args[2]);
         final int requests = Integer.parseInt(args[3]);
+        final Path hold = args.length > 4 ? Path.of(args[4]) : null;
+        final CountDownLatch halfway = new CountDownLatch(threads);
         final long[] shape = model.endsWith("batched") ? new long[] {1, 16} : new long[] {16};
         final AtomicLong verified = new AtomicLong();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -56,13 +64,26 @@ public final class IpcClientMain
             {
                 try (client)
                 {
-                    run(client, model, shape, requests, new Random(seed), verified);
+                    run(client, model, shape, requests, new Random(seed), verified, hold, halfway);
                 }
                 catch (final Throwable ex)
                 {
                     failure.compareAndSet(null, ex);
                 }
             }));
+        }
+        if (hold != null)
+        {
+            boolean reached = false;
+            while (!reached && failure.get() == null)
+            {
+                reached = halfway.await(100, TimeUnit.MILLISECONDS);
+            }
+            if (reached)
+            {
+                System.out.println("HALFWAY");
+                System.out.flush();
+            }
         }
         for (final Thread worker : workers)
         {
@@ -80,7 +101,8 @@ public final class IpcClientMain
     }
 
     private static void run(final IpcClient client, final String model, final long[] shape, final int requests,
-        final Random random, final AtomicLong verified)
+        final Random random, final AtomicLong verified, final Path hold, final CountDownLatch halfway)
+        throws InterruptedException
     {
         final IpcTensor[][] tensors = new IpcTensor[WINDOW][2];
         final float[][][] values = new float[WINDOW][2][16];
@@ -127,6 +149,19 @@ public final class IpcClientMain
             }
             received++;
             verified.incrementAndGet();
+            if (hold != null && received == requests / 2)
+            {
+                halfway.countDown();
+                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
+                while (!Files.exists(hold))
+                {
+                    if (System.nanoTime() > deadline)
+                    {
+                        throw new AssertionError("the test did not create " + hold + " within 240 s");
+                    }
+                    Thread.sleep(5);
+                }
+            }
         }
     }
 }

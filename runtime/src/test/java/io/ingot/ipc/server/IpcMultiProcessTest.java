@@ -9,7 +9,10 @@ import io.ingot.ipc.client.IpcRequest;
 import io.ingot.ipc.client.IpcResponse;
 import io.ingot.ipc.client.IpcTensor;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,37 +65,46 @@ class IpcMultiProcessTest
     }
 
     @Test
-    void aClientKilledMidRequestIsReclaimedWhileOthersContinue() throws Exception
+    void aClientKilledMidRequestIsReclaimedWhileOthersContinue(@TempDir final Path temp) throws Exception
     {
         final String name = IpcTestSupport.uniqueName("ipc-kill");
+        // The other two clients stop half-way until this file exists, so that they hold their slots (with requests
+        // in flight) through the kill and the replacement's connect however fast they run. The victim starts only
+        // then, so that it is killed while its slow requests are still in the core.
+        final Path resume = temp.resolve("resume");
         try (InferenceCore core = IpcTestSupport.standardCore();
             IpcServer server = IpcServer.start(core, name, IpcTestSupport.testOptions().maxClients(3).build());
-            ChildProcess victim = ChildProcess.start(IpcVictimMain.class, name, "8");
-            ChildProcess first = ChildProcess.start(IpcClientMain.class, name, "add_sub", "1", "3000");
-            ChildProcess second = ChildProcess.start(IpcClientMain.class, name, "add_sub_batched", "1", "3000"))
+            ChildProcess first = ChildProcess.start(IpcClientMain.class, name, "add_sub", "1", "3000",
+                resume.toString());
+            ChildProcess second = ChildProcess.start(IpcClientMain.class, name, "add_sub_batched", "1", "3000",
+                resume.toString()))
         {
-            final int slot = Integer.parseInt(victim.awaitLine("SUBMITTED", 120).split(" ")[1]);
-            first.awaitLine("CONNECTED", 120);
-            second.awaitLine("CONNECTED", 120);
-            awaitStatistics(server, s -> s.activeClients() == 3, "all three clients are connected");
-            victim.kill();
-            awaitStatistics(server, s -> s.clientsReclaimed() >= 1, "the killed client's slot is reclaimed");
-            final IpcServerStatistics afterKill = server.statistics();
-            assertTrue(afterKill.responsesDropped() >= 1, "its pending responses were dropped: " + afterKill);
-
-            try (IpcClient replacement = IpcClient.connect(name))
+            first.awaitLine("HALFWAY", 120);
+            second.awaitLine("HALFWAY", 120);
+            try (ChildProcess victim = ChildProcess.start(IpcVictimMain.class, name, "8"))
             {
-                assertEquals(slot, replacement.slot(), "the only free slot is the killed client's");
-                try (IpcTensor a = replacement.allocate(IpcDataType.FP32, 16))
+                final int slot = Integer.parseInt(victim.awaitLine("SUBMITTED", 120).split(" ")[1]);
+                awaitStatistics(server, s -> s.activeClients() == 3, "all three clients are connected");
+                victim.kill();
+                awaitStatistics(server, s -> s.clientsReclaimed() >= 1, "the killed client's slot is reclaimed");
+                final IpcServerStatistics afterKill = server.statistics();
+                assertTrue(afterKill.responsesDropped() >= 1, "its pending responses were dropped: " + afterKill);
+
+                try (IpcClient replacement = IpcClient.connect(name))
                 {
-                    putFloats(a.segment(), new float[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16});
-                    try (IpcResponse response = replacement.await(replacement.submit(new IpcRequest("add_sub")
-                        .addInput("INPUT0", a).addInput("INPUT1", a)), Duration.ofSeconds(30)).throwIfError())
+                    assertEquals(slot, replacement.slot(), "the only free slot is the killed client's");
+                    try (IpcTensor a = replacement.allocate(IpcDataType.FP32, 16))
                     {
-                        assertEquals(32, floats(response.output("OUTPUT0").segment(), 16)[15]);
+                        putFloats(a.segment(), new float[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16});
+                        try (IpcResponse response = replacement.await(replacement.submit(new IpcRequest("add_sub")
+                            .addInput("INPUT0", a).addInput("INPUT1", a)), Duration.ofSeconds(30)).throwIfError())
+                        {
+                            assertEquals(32, floats(response.output("OUTPUT0").segment(), 16)[15]);
+                        }
                     }
                 }
             }
+            Files.createFile(resume);
             assertEquals("OK 3000", first.awaitLine("OK", 240), first.output());
             assertEquals("OK 3000", second.awaitLine("OK", 240), second.output());
             assertEquals(0, first.awaitExit(60));
