@@ -4,7 +4,7 @@
     python3 ipc_selftest.py NAME            run the checks; prints "N passed, M failed", exits 1 on a failure
     python3 ipc_selftest.py NAME --victim   submit slow requests, print "SUBMITTED <slot>", wait to be killed
 
-The server's models (runtime/src/test/java/io/ingot/ipc/server/IpcTestSupport.java): add_sub (FP32 [16]),
+The server's models (server/src/test/java/io/ingot/server/ipc/IpcTestSupport.java): add_sub (FP32 [16]),
 identity (FP32 [-1]), identity_bytes (BYTES [-1]) and slow (an identity taking 300 ms).
 """
 

@@ -7,7 +7,7 @@ import io.ingot.backend.Backend;
 import io.ingot.backend.BackendFactory;
 import io.ingot.backend.ModelContext;
 import io.ingot.config.proto.ModelConfig;
-import io.ingot.repository.ModelVersion;
+import io.ingot.backend.ModelVersion;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.ingot.onnx;
 
 import ai.onnxruntime.TensorInfo.OnnxTensorType;
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 
 /**
  * Maps ONNX element types to Ingot's {@link DataType} and to {@code model_config.proto}'s {@code TYPE_*} names, as

@@ -1,6 +1,6 @@
 package io.ingot.onnx;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.backend.Batch;
 import io.ingot.backend.BatchInput;
 import io.ingot.config.proto.ModelOutput;

@@ -4,7 +4,7 @@ import ai.onnxruntime.OnnxJavaType;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -7,7 +7,7 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtSession;
 import com.google.protobuf.TextFormat;
 import io.ingot.api.CoreOptions;
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;

@@ -7,7 +7,8 @@ import io.ingot.backend.ModelContext;
 import io.ingot.config.proto.DataType;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInstanceGroup;
-import io.ingot.repository.ModelVersion;
+import io.ingot.backend.ModelVersion;
+import io.ingot.testing.TestModels;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,7 +67,7 @@ class OnnxBackendFactoryTest
     @Test
     void listsEveryDisagreementBetweenConfigurationAndModel() throws Exception
     {
-        final Path file = TestModels.addSub(directory);
+        final Path file = OnnxModels.addSub(directory);
         final ModelConfig config = TestModels.config("""
             name: "add_sub" backend: "onnxruntime" max_batch_size: 8
             input { name: "A" data_type: TYPE_INT32 dims: [4] }
@@ -88,7 +89,7 @@ class OnnxBackendFactoryTest
     @Test
     void rejectsBatchingForAModelWithoutABatchDimension() throws Exception
     {
-        final Path file = TestModels.fixedRelu(directory);
+        final Path file = OnnxModels.fixedRelu(directory);
         final ModelConfig config = TestModels.config("""
             name: "relu" backend: "onnxruntime" max_batch_size: 4
             input { name: "X" data_type: TYPE_FP32 dims: [2] }
@@ -103,7 +104,7 @@ class OnnxBackendFactoryTest
     @Test
     void acceptsAnyConfiguredSizeForADynamicInputDimension() throws Exception
     {
-        final Path file = TestModels.doubler(directory);
+        final Path file = OnnxModels.doubler(directory);
         final ModelConfig config = TestModels.config("""
             name: "doubler" backend: "onnxruntime" max_batch_size: 4
             input { name: "X" data_type: TYPE_FP32 dims: [16] }
@@ -118,7 +119,7 @@ class OnnxBackendFactoryTest
     @Test
     void sharesOneSessionOrOpensOnePerInstanceAsConfigured() throws Exception
     {
-        final Path file = TestModels.addSub(directory);
+        final Path file = OnnxModels.addSub(directory);
         for (final boolean share : new boolean[] {true, false})
         {
             final ModelConfig config = TestModels.config("""
@@ -150,7 +151,7 @@ class OnnxBackendFactoryTest
     @Test
     void autoCompletesAnEmptyConfigurationLikeTriton() throws Exception
     {
-        final Path file = TestModels.addSub(directory);
+        final Path file = OnnxModels.addSub(directory);
         final ModelConfig completed = factory.autoComplete(
             TestModels.config("name: \"add_sub\" platform: \"onnxruntime_onnx\""), directory,
             List.of(new ModelVersion(1, file.getParent(), file)));
@@ -167,7 +168,7 @@ class OnnxBackendFactoryTest
     @Test
     void autoCompletesOnlyWhatIsMissing() throws Exception
     {
-        final Path file = TestModels.addSub(directory);
+        final Path file = OnnxModels.addSub(directory);
         final ModelConfig partial = TestModels.config("""
             name: "add_sub" backend: "onnxruntime" max_batch_size: 2
             sequence_batching { }
@@ -189,7 +190,7 @@ class OnnxBackendFactoryTest
     @Test
     void autoCompletesAModelThatCannotBatchWithoutBatching() throws Exception
     {
-        final Path file = TestModels.fixedRelu(directory);
+        final Path file = OnnxModels.fixedRelu(directory);
         final List<ModelVersion> versions = List.of(new ModelVersion(1, file.getParent(), file));
         final ModelConfig completed = factory.autoComplete(TestModels.config("name: \"relu\""), directory, versions);
         assertEquals(0, completed.getMaxBatchSize());

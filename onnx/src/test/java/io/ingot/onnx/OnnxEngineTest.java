@@ -3,10 +3,11 @@ package io.ingot.onnx;
 import ai.onnxruntime.OrtException;
 import io.ingot.backend.Backend;
 import io.ingot.backend.Engine;
-import io.ingot.backend.InstanceContext;
 import io.ingot.backend.ModelContext;
 import io.ingot.config.proto.ModelConfig;
-import io.ingot.config.proto.ModelInstanceGroup;
+import io.ingot.tensor.DataType;
+import io.ingot.testing.FakeBatch;
+import io.ingot.testing.TestModels;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,8 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -50,28 +49,22 @@ class OnnxEngineTest
     {
         final ModelContext context = TestModels.context(config, file);
         final Backend backend = factory.load(context);
-        return new ClosingEngine(backend.createEngine(instance(context, 0)), backend);
-    }
-
-    private static InstanceContext instance(final ModelContext context, final int index)
-    {
-        return new InstanceContext(context, context.modelName() + "_" + index, index,
-            ModelInstanceGroup.Kind.KIND_CPU, -1, List.of());
+        return new ClosingEngine(backend.createEngine(TestModels.cpuInstance(context, 0)), backend);
     }
 
     @Test
     void addsAndSubtractsABatchOfTwoRowsIntoAllocatedMemory() throws Exception
     {
-        try (Engine engine = engine(ADD_SUB, TestModels.addSub(directory)))
+        try (Engine engine = engine(ADD_SUB, OnnxModels.addSub(directory)))
         {
-            final FakeBatch batch = new FakeBatch(ADD_SUB, arena, 2, Set.of("SUM", "DIFF"))
-                .floats("A", new long[] {2, 4}, 1, 2, 3, 4, 5, 6, 7, 8)
-                .floats("B", new long[] {2, 4}, 10, 20, 30, 40, 50, 60, 70, 80);
+            final FakeBatch batch = new FakeBatch(ADD_SUB, 2, arena).requestOutputs("SUM", "DIFF")
+                .input("A", DataType.FP32, new long[] {2, 4}, new float[] {1, 2, 3, 4, 5, 6, 7, 8})
+                .input("B", DataType.FP32, new long[] {2, 4}, new float[] {10, 20, 30, 40, 50, 60, 70, 80});
             engine.execute(batch);
 
             assertArrayEquals(new long[] {2, 4}, batch.allocation("SUM").shape());
-            assertArrayEquals(new float[] {11, 22, 33, 44, 55, 66, 77, 88}, batch.floatsOf("SUM"));
-            assertArrayEquals(new float[] {-9, -18, -27, -36, -45, -54, -63, -72}, batch.floatsOf("DIFF"));
+            assertArrayEquals(new float[] {11, 22, 33, 44, 55, 66, 77, 88}, batch.floats("SUM"));
+            assertArrayEquals(new float[] {-9, -18, -27, -36, -45, -54, -63, -72}, batch.floats("DIFF"));
             assertEquals(2, batch.allocations().size(), "each output is allocated exactly once");
         }
     }
@@ -79,22 +72,22 @@ class OnnxEngineTest
     @Test
     void producesOnlyTheRequestedOutputs() throws Exception
     {
-        try (Engine engine = engine(ADD_SUB, TestModels.addSub(directory)))
+        try (Engine engine = engine(ADD_SUB, OnnxModels.addSub(directory)))
         {
-            final FakeBatch batch = new FakeBatch(ADD_SUB, arena, 1, Set.of("DIFF"))
-                .floats("A", new long[] {1, 4}, 1, 1, 1, 1)
-                .floats("B", new long[] {1, 4}, 2, 2, 2, 2);
+            final FakeBatch batch = new FakeBatch(ADD_SUB, 1, arena).requestOutputs("DIFF")
+                .input("A", DataType.FP32, new long[] {1, 4}, new float[] {1, 1, 1, 1})
+                .input("B", DataType.FP32, new long[] {1, 4}, new float[] {2, 2, 2, 2});
             engine.execute(batch);
 
             assertNull(batch.allocation("SUM"));
-            assertArrayEquals(new float[] {-1, -1, -1, -1}, batch.floatsOf("DIFF"));
+            assertArrayEquals(new float[] {-1, -1, -1, -1}, batch.floats("DIFF"));
         }
     }
 
     @Test
     void reusesItsTensorsAcrossBatchesOfDifferentSizes() throws Exception
     {
-        try (Engine engine = engine(ADD_SUB, TestModels.addSub(directory)))
+        try (Engine engine = engine(ADD_SUB, OnnxModels.addSub(directory)))
         {
             for (int size = 1; size <= 3; size++)
             {
@@ -107,11 +100,11 @@ class OnnxEngineTest
                     b[i] = 0.5f * i;
                     sum[i] = a[i] + b[i];
                 }
-                final FakeBatch batch = new FakeBatch(ADD_SUB, arena, size, Set.of("SUM"))
-                    .floats("A", new long[] {size, 4}, a)
-                    .floats("B", new long[] {size, 4}, b);
+                final FakeBatch batch = new FakeBatch(ADD_SUB, size, arena).requestOutputs("SUM")
+                    .input("A", DataType.FP32, new long[] {size, 4}, a)
+                    .input("B", DataType.FP32, new long[] {size, 4}, b);
                 engine.execute(batch);
-                assertArrayEquals(sum, batch.floatsOf("SUM"), "batch of " + size);
+                assertArrayEquals(sum, batch.floats("SUM"), "batch of " + size);
             }
         }
     }
@@ -119,15 +112,15 @@ class OnnxEngineTest
     @Test
     void writesIntoHeapOutputMemoryThroughACopy() throws Exception
     {
-        try (Engine engine = engine(ADD_SUB, TestModels.addSub(directory)))
+        try (Engine engine = engine(ADD_SUB, OnnxModels.addSub(directory)))
         {
-            final FakeBatch batch = new FakeBatch(ADD_SUB, arena, 1, Set.of("SUM")).heapOutputs()
-                .floats("A", new long[] {1, 4}, 1, 2, 3, 4)
-                .floats("B", new long[] {1, 4}, 1, 1, 1, 1);
+            final FakeBatch batch = new FakeBatch(ADD_SUB, 1, arena).requestOutputs("SUM").heapOutputs()
+                .input("A", DataType.FP32, new long[] {1, 4}, new float[] {1, 2, 3, 4})
+                .input("B", DataType.FP32, new long[] {1, 4}, new float[] {1, 1, 1, 1});
             engine.execute(batch);
 
             assertFalse(batch.allocation("SUM").memory().isNative());
-            assertArrayEquals(new float[] {2, 3, 4, 5}, batch.floatsOf("SUM"));
+            assertArrayEquals(new float[] {2, 3, 4, 5}, batch.floats("SUM"));
         }
     }
 
@@ -139,14 +132,14 @@ class OnnxEngineTest
             input { name: "X" data_type: TYPE_FP32 dims: [-1] }
             output { name: "Y" data_type: TYPE_FP32 dims: [-1] }
             """);
-        try (Engine engine = engine(config, TestModels.doubler(directory)))
+        try (Engine engine = engine(config, OnnxModels.doubler(directory)))
         {
-            final FakeBatch batch = new FakeBatch(config, arena, 2, Set.of("Y"))
-                .floats("X", new long[] {2, 3}, 1, 2, 3, 4, 5, 6);
+            final FakeBatch batch = new FakeBatch(config, 2, arena).requestOutputs("Y")
+                .input("X", DataType.FP32, new long[] {2, 3}, new float[] {1, 2, 3, 4, 5, 6});
             engine.execute(batch);
 
             assertArrayEquals(new long[] {2, 3}, batch.allocation("Y").shape());
-            assertArrayEquals(new float[] {2, 4, 6, 8, 10, 12}, batch.floatsOf("Y"));
+            assertArrayEquals(new float[] {2, 4, 6, 8, 10, 12}, batch.floats("Y"));
         }
     }
 
@@ -158,14 +151,14 @@ class OnnxEngineTest
             input { name: "X" data_type: TYPE_FP32 dims: [-1] }
             output { name: "Y" data_type: TYPE_FP32 dims: [-1] }
             """);
-        try (Engine engine = engine(config, TestModels.concat(directory, "m")))
+        try (Engine engine = engine(config, OnnxModels.concat(directory, "m")))
         {
-            final FakeBatch batch = new FakeBatch(config, arena, 1, Set.of("Y"))
-                .floats("X", new long[] {1, 2}, 1, 2);
+            final FakeBatch batch = new FakeBatch(config, 1, arena).requestOutputs("Y")
+                .input("X", DataType.FP32, new long[] {1, 2}, new float[] {1, 2});
             engine.execute(batch);
 
             assertArrayEquals(new long[] {1, 4}, batch.allocation("Y").shape());
-            assertArrayEquals(new float[] {1, 2, 1, 2}, batch.floatsOf("Y"));
+            assertArrayEquals(new float[] {1, 2, 1, 2}, batch.floats("Y"));
         }
     }
 
@@ -177,18 +170,18 @@ class OnnxEngineTest
             input { name: "X" data_type: TYPE_FP32 dims: [-1] }
             output { name: "Y" data_type: TYPE_FP32 dims: [-1] }
             """);
-        try (Engine engine = engine(config, TestModels.concat(directory, "n")))
+        try (Engine engine = engine(config, OnnxModels.concat(directory, "n")))
         {
-            final FakeBatch first = new FakeBatch(config, arena, 1, Set.of("Y"))
-                .floats("X", new long[] {1, 2}, 1, 2);
+            final FakeBatch first = new FakeBatch(config, 1, arena).requestOutputs("Y")
+                .input("X", DataType.FP32, new long[] {1, 2}, new float[] {1, 2});
             final OrtException failure = assertThrows(OrtException.class, () -> engine.execute(first));
             assertTrue(failure.getMessage().toLowerCase().contains("shape"), failure.getMessage());
 
-            final FakeBatch second = new FakeBatch(config, arena, 1, Set.of("Y"))
-                .floats("X", new long[] {1, 2}, 3, 4);
+            final FakeBatch second = new FakeBatch(config, 1, arena).requestOutputs("Y")
+                .input("X", DataType.FP32, new long[] {1, 2}, new float[] {3, 4});
             engine.execute(second);
             assertArrayEquals(new long[] {1, 4}, second.allocation("Y").shape());
-            assertArrayEquals(new float[] {3, 4, 3, 4}, second.floatsOf("Y"));
+            assertArrayEquals(new float[] {3, 4, 3, 4}, second.floats("Y"));
         }
     }
 
@@ -200,10 +193,10 @@ class OnnxEngineTest
             input { name: "IDS" data_type: TYPE_INT64 dims: [3] }
             output { name: "TWICE" data_type: TYPE_INT64 dims: [3] }
             """);
-        try (Engine engine = engine(config, TestModels.int64Twice(directory)))
+        try (Engine engine = engine(config, OnnxModels.int64Twice(directory)))
         {
-            final FakeBatch batch = new FakeBatch(config, arena, 1, Set.of("TWICE"))
-                .longs("IDS", new long[] {1, 3}, 101, 7592, Long.MAX_VALUE / 2);
+            final FakeBatch batch = new FakeBatch(config, 1, arena).requestOutputs("TWICE")
+                .input("IDS", DataType.INT64, new long[] {1, 3}, new long[] {101, 7592, Long.MAX_VALUE / 2});
             engine.execute(batch);
             assertArrayEquals(new long[] {202, 15184, Long.MAX_VALUE - 1},
                 batch.allocation("TWICE").memory().toArray(java.lang.foreign.ValueLayout.JAVA_LONG));
@@ -218,13 +211,13 @@ class OnnxEngineTest
             input { name: "X" data_type: TYPE_FP32 dims: [2, 2] }
             output { name: "Y" data_type: TYPE_FP32 dims: [2, 2] }
             """);
-        try (Engine engine = engine(config, TestModels.fixedRelu(directory)))
+        try (Engine engine = engine(config, OnnxModels.fixedRelu(directory)))
         {
-            final FakeBatch batch = new FakeBatch(config, arena, 1, Set.of("Y"))
-                .floats("X", new long[] {2, 2}, -1, 2, -3, 4);
+            final FakeBatch batch = new FakeBatch(config, 1, arena).requestOutputs("Y")
+                .input("X", DataType.FP32, new long[] {2, 2}, new float[] {-1, 2, -3, 4});
             engine.execute(batch);
             assertArrayEquals(new long[] {2, 2}, batch.allocation("Y").shape());
-            assertArrayEquals(new float[] {0, 2, 0, 4}, batch.floatsOf("Y"));
+            assertArrayEquals(new float[] {0, 2, 0, 4}, batch.floats("Y"));
         }
     }
 
@@ -237,14 +230,14 @@ class OnnxEngineTest
             input { name: "B" data_type: TYPE_FP32 dims: [4] }
             output { name: "SUM" data_type: TYPE_FP32 dims: [2, 2] reshape { shape: [4] } }
             """);
-        try (Engine engine = engine(config, TestModels.addSub(directory)))
+        try (Engine engine = engine(config, OnnxModels.addSub(directory)))
         {
-            final FakeBatch batch = new FakeBatch(config, arena, 1, Set.of("SUM"))
-                .floats("A", new long[] {1, 2, 2}, 1, 2, 3, 4)
-                .floats("B", new long[] {1, 4}, 1, 1, 1, 1);
+            final FakeBatch batch = new FakeBatch(config, 1, arena).requestOutputs("SUM")
+                .input("A", DataType.FP32, new long[] {1, 2, 2}, new float[] {1, 2, 3, 4})
+                .input("B", DataType.FP32, new long[] {1, 4}, new float[] {1, 1, 1, 1});
             engine.execute(batch);
             assertArrayEquals(new long[] {1, 2, 2}, batch.allocation("SUM").shape());
-            assertArrayEquals(new float[] {2, 3, 4, 5}, batch.floatsOf("SUM"));
+            assertArrayEquals(new float[] {2, 3, 4, 5}, batch.floats("SUM"));
         }
     }
 
@@ -256,13 +249,13 @@ class OnnxEngineTest
             input { name: "S" data_type: TYPE_STRING dims: [2] }
             output { name: "T" data_type: TYPE_STRING dims: [2] }
             """);
-        try (Engine engine = engine(config, TestModels.stringEcho(directory)))
+        try (Engine engine = engine(config, OnnxModels.stringEcho(directory)))
         {
             final byte[][] words = {"ünï".getBytes(java.nio.charset.StandardCharsets.UTF_8), new byte[0]};
             final MemorySegment encoded = arena.allocate(TensorViews.encodedSize(words));
             TensorViews.encodeStrings(words, encoded);
-            final FakeBatch batch = new FakeBatch(config, arena, 1, Set.of("T"))
-                .raw("S", io.ingot.api.DataType.BYTES, new long[] {1, 2}, encoded);
+            final FakeBatch batch = new FakeBatch(config, 1, arena).requestOutputs("T")
+                .input("S", DataType.BYTES, new long[] {1, 2}, encoded);
             engine.execute(batch);
 
             final MemorySegment output = batch.allocation("T").memory();

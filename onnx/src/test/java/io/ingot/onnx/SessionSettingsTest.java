@@ -1,6 +1,7 @@
 package io.ingot.onnx;
 
 import ai.onnxruntime.OrtSession.SessionOptions.OptLevel;
+import io.ingot.testing.TestModels;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -6,13 +6,15 @@ import io.ingot.backend.InstanceContext;
 import io.ingot.backend.ModelContext;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInstanceGroup;
+import io.ingot.tensor.DataType;
+import io.ingot.testing.FakeBatch;
+import io.ingot.testing.TestModels;
 
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -236,8 +238,7 @@ public final class SessionSharingBenchmark
         FakeBatch batch(final ModelConfig config, final Arena arena)
         {
             final SplittableRandom random = new SplittableRandom(42);
-            final FakeBatch batch = new FakeBatch(config, arena, batchSize,
-                Set.copyOf(config.getOutputList().stream().map(o -> o.getName()).toList()));
+            final FakeBatch batch = new FakeBatch(config, batchSize, arena);
             if (tokens == 0)
             {
                 final float[] pixels = new float[batchSize * 3 * 224 * 224];
@@ -245,7 +246,7 @@ public final class SessionSharingBenchmark
                 {
                     pixels[i] = (float) random.nextDouble(-1, 1);
                 }
-                return batch.floats("input", new long[] {batchSize, 3, 224, 224}, pixels);
+                return batch.input("input", DataType.FP32, new long[] {batchSize, 3, 224, 224}, pixels);
             }
             final long[] ids = new long[batchSize * tokens];
             final long[] mask = new long[ids.length];
@@ -255,8 +256,9 @@ public final class SessionSharingBenchmark
                 mask[i] = 1;
             }
             final long[] shape = {batchSize, tokens};
-            return batch.longs("input_ids", shape, ids).longs("attention_mask", shape, mask)
-                .longs("token_type_ids", shape, new long[ids.length]);
+            return batch.input("input_ids", DataType.INT64, shape, ids)
+                .input("attention_mask", DataType.INT64, shape, mask)
+                .input("token_type_ids", DataType.INT64, shape, new long[ids.length]);
         }
     }
 }

@@ -2,7 +2,7 @@ package io.ingot.onnx;
 
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;

@@ -1,5 +1,7 @@
 package io.ingot.ipc;
 
+import io.ingot.libc.Futex;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 

@@ -1,5 +1,7 @@
 package io.ingot.ipc;
 
+import io.ingot.libc.Futex;
+
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;

@@ -1,5 +1,6 @@
 package io.ingot.ipc;
 
+import io.ingot.testing.ChildProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package io.ingot.core;
 
 import io.ingot.api.CoreOptions;
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
@@ -17,7 +17,7 @@ import io.ingot.api.ServerMetadata;
 import io.ingot.api.TensorMetadata;
 import io.ingot.backend.Backend;
 import io.ingot.backend.BackendFactory;
-import io.ingot.backend.BackendRegistry;
+import io.ingot.repository.BackendRegistry;
 import io.ingot.backend.ModelContext;
 import io.ingot.config.ConfigException;
 import io.ingot.config.NormalizeContext;
@@ -29,7 +29,7 @@ import io.ingot.device.PinnedAllocator;
 import io.ingot.device.PinnedAllocators;
 import io.ingot.repository.ModelConfigs;
 import io.ingot.repository.ModelRepository;
-import io.ingot.repository.ModelVersion;
+import io.ingot.backend.ModelVersion;
 import io.ingot.repository.PreparedModel;
 import io.ingot.repository.ScanResult;
 
@@ -70,7 +70,7 @@ public final class Core implements InferenceCore
     }
 
     private final CoreOptions options;
-    private final BackendRegistry backends = new BackendRegistry();
+    private final BackendRegistry backends;
     private final PinnedAllocator pinnedAllocator;
     private final ResponseAllocator defaultAllocator;
     private final ResponsePool responses = new ResponsePool();
@@ -82,6 +82,7 @@ public final class Core implements InferenceCore
     private Core(final CoreOptions options)
     {
         this.options = options;
+        this.backends = new BackendRegistry(options.backends());
         this.pinnedAllocator = options.pinnedAllocator() != null ? options.pinnedAllocator()
             : PinnedAllocators.automatic();
         this.defaultAllocator = options.responseAllocator() != null ? options.responseAllocator()

@@ -1,6 +1,6 @@
 package io.ingot.core;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.FailureReason;
 import io.ingot.api.IdleMode;

@@ -1,6 +1,6 @@
 package io.ingot.core;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.ResponseAllocator;
 import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
 

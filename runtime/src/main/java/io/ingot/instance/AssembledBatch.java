@@ -1,6 +1,6 @@
 package io.ingot.instance;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.InferenceRequest;
 import io.ingot.backend.Batch;
 import io.ingot.backend.BatchInput;

@@ -1,5 +1,6 @@
 package io.ingot.repository;
 
+import io.ingot.backend.ModelVersion;
 import io.ingot.config.ConfigException;
 import io.ingot.config.proto.ModelConfig;
 

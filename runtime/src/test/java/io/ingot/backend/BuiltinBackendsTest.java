@@ -1,6 +1,6 @@
 package io.ingot.backend;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;

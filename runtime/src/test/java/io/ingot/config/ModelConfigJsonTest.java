@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.ingot.api.ModelConfigJson;
 import io.ingot.config.proto.ModelConfig;
 import org.junit.jupiter.api.Test;
 

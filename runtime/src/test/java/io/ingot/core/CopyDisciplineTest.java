@@ -1,11 +1,11 @@
 package io.ingot.core;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.ResponseAllocator;
-import io.ingot.testing.RecordingBackendFactory;
+import io.ingot.testing.RecordingBackend;
 import io.ingot.testing.TestModels;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import static io.ingot.testing.RecordingBackendFactory.GATE;
+import static io.ingot.testing.RecordingBackend.GATE;
 import static io.ingot.testing.TestModels.await;
 import static io.ingot.testing.TestModels.tagged;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,6 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CopyDisciplineTest
 {
+    /** This test's own recording backend: what it records is seen by no other test. */
+    private final RecordingBackend recording = new RecordingBackend();
+
     /** Records what it hands out and what comes back. */
     private static final class CountingAllocator implements ResponseAllocator
     {
@@ -57,7 +60,7 @@ class CopyDisciplineTest
     @Test
     void aBatchOfOnePassesTheRequestsMemoryThroughAndWritesStraightIntoTheResponse() throws Exception
     {
-        try (InferenceCore core = TestModels.core(TestModels.recording("zc1", 8, "dynamic_batching {}")))
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("zc1", 8, "dynamic_batching {}")))
         {
             final CountingAllocator allocator = new CountingAllocator();
             final MemorySegment input = Arena.ofAuto().allocate(4, 4);
@@ -66,7 +69,7 @@ class CopyDisciplineTest
                 .addInput("INPUT0", DataType.INT32, new long[] {1, 1}, input);
             final InferenceResponse response = await(core.submit(request));
             assertTrue(response.isOk());
-            final long[] seen = RecordingBackendFactory.recorder("zc1").inputMemory.get(0);
+            final long[] seen = recording.recorder("zc1").inputMemory.get(0);
             assertEquals(input.address(), seen[0], "the engine read the request's own memory");
             assertEquals(1, allocator.allocated.size(), "one allocation for the one output");
             final MemorySegment output = response.output("OUTPUT0").data();
@@ -84,7 +87,7 @@ class CopyDisciplineTest
     @Test
     void heapInputsAreCopiedOnceIntoNativeStagingForEnginesThatNeedNativeMemory() throws Exception
     {
-        try (InferenceCore core = TestModels.core(TestModels.recording("zc2", 8, "dynamic_batching {}")))
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("zc2", 8, "dynamic_batching {}")))
         {
             final InferenceRequest request = new InferenceRequest("zc2")
                 .addInput("INPUT0", DataType.INT32, new long[] {1, 1}, MemorySegment.ofArray(new int[] {7}));
@@ -93,17 +96,17 @@ class CopyDisciplineTest
                 assertTrue(response.isOk());
                 assertEquals(7, response.output("OUTPUT0").data().get(ValueLayout.JAVA_INT, 0));
             }
-            assertEquals(1, RecordingBackendFactory.recorder("zc2").inputMemory.get(0)[1], "staging is native");
+            assertEquals(1, recording.recorder("zc2").inputMemory.get(0)[1], "staging is native");
         }
     }
 
     @Test
     void aLargerBatchIsAssembledIntoStagingAndScatteredOncePerResponse() throws Exception
     {
-        try (InferenceCore core = TestModels.core(TestModels.recording("zc3", 8, "dynamic_batching {"
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("zc3", 8, "dynamic_batching {"
             + " default_queue_policy { max_queue_size: 10 } }")))
         {
-            final var recorder = RecordingBackendFactory.recorder("zc3");
+            final var recorder = recording.recorder("zc3");
             final CountingAllocator allocator = new CountingAllocator();
             final var gate = core.submit(tagged("zc3", GATE, 1));
             recorder.awaitGateReached();

@@ -1,6 +1,6 @@
 package io.ingot.core;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
@@ -8,7 +8,7 @@ import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.ModelStatistics;
 import io.ingot.config.proto.ModelConfig;
-import io.ingot.testing.RecordingBackendFactory;
+import io.ingot.testing.RecordingBackend;
 import io.ingot.testing.TestModels;
 import org.junit.jupiter.api.Test;
 
@@ -23,8 +23,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 
-import static io.ingot.testing.RecordingBackendFactory.FAIL;
-import static io.ingot.testing.RecordingBackendFactory.GATE;
+import static io.ingot.testing.RecordingBackend.FAIL;
+import static io.ingot.testing.RecordingBackend.GATE;
 import static io.ingot.testing.TestModels.await;
 import static io.ingot.testing.TestModels.tagged;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,7 +35,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The invariants of DESIGN.md: exactly one response per accepted request, whatever happens. */
 class CoreInvariantsTest
 {
-    private static ModelConfig addSub(final String name, final int instances)
+    /** This test's own recording backend: what it records is seen by no other test. */
+    private final RecordingBackend recording = new RecordingBackend();
+
+    private ModelConfig addSub(final String name, final int instances)
     {
         return TestModels.config("name: '" + name + "' backend: 'add_sub' max_batch_size: 8"
             + " input [{ name: 'INPUT0' data_type: TYPE_FP32 dims: [16] }, { name: 'INPUT1' data_type: TYPE_FP32 dims: [16] }]"
@@ -49,7 +52,7 @@ class CoreInvariantsTest
     {
         final int threads = 8;
         final int perThread = 400;
-        try (InferenceCore core = TestModels.core(addSub("many", 2)))
+        try (InferenceCore core = TestModels.core(recording, addSub("many", 2)))
         {
             final AtomicIntegerArray responses = new AtomicIntegerArray(threads * perThread);
             final AtomicReference<String> firstError = new AtomicReference<>();
@@ -124,7 +127,7 @@ class CoreInvariantsTest
     @Test
     void anEngineFailureFailsOnlyItsBatchAndTheModelKeepsServing() throws Exception
     {
-        try (InferenceCore core = TestModels.core(TestModels.recording("boom", 8, "dynamic_batching {}")))
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("boom", 8, "dynamic_batching {}")))
         {
             final InferenceResponse failed = await(core.submit(tagged("boom", FAIL, 1)));
             assertEquals(ErrorCode.INTERNAL, failed.error().code());
@@ -144,10 +147,10 @@ class CoreInvariantsTest
     @Test
     void aCancelledQueuedRequestIsAnsweredCancelled() throws Exception
     {
-        try (InferenceCore core = TestModels.core(TestModels.recording("cancel", 8,
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("cancel", 8,
             "dynamic_batching { default_queue_policy { max_queue_size: 10 } }")))
         {
-            final var recorder = RecordingBackendFactory.recorder("cancel");
+            final var recorder = recording.recorder("cancel");
             final var gate = core.submit(tagged("cancel", GATE, 1));
             recorder.awaitGateReached();
             final InferenceRequest request = tagged("cancel", 1, 1);
@@ -164,9 +167,9 @@ class CoreInvariantsTest
     @Test
     void shutdownAnswersEveryQueuedRequestUnavailableAndFinishesTheRunningBatch() throws Exception
     {
-        final InferenceCore core = TestModels.core(TestModels.recording("stop", 8,
+        final InferenceCore core = TestModels.core(recording, TestModels.recording("stop", 8,
             "dynamic_batching { default_queue_policy { max_queue_size: 100 } }"));
-        final var recorder = RecordingBackendFactory.recorder("stop");
+        final var recorder = recording.recorder("stop");
         final var gate = core.submit(tagged("stop", GATE, 1));
         recorder.awaitGateReached();
         final List<CompletableFuture<InferenceResponse>> queued = new ArrayList<>();
@@ -192,7 +195,7 @@ class CoreInvariantsTest
     @Test
     void requestErrorsNameTheModelTensorAndExpectation()
     {
-        try (InferenceCore core = TestModels.core(addSub("errs", 1)))
+        try (InferenceCore core = TestModels.core(recording, addSub("errs", 1)))
         {
             final MemorySegment row = Arena.ofAuto().allocate(64, 4);
             final InferenceException unknownModel = assertThrows(InferenceException.class,
@@ -247,9 +250,9 @@ class CoreInvariantsTest
     @Test
     void aRequestInFlightCannotBeResubmittedOrChanged() throws Exception
     {
-        try (InferenceCore core = TestModels.core(TestModels.recording("flight", 8, "dynamic_batching {}")))
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("flight", 8, "dynamic_batching {}")))
         {
-            final var recorder = RecordingBackendFactory.recorder("flight");
+            final var recorder = recording.recorder("flight");
             final InferenceRequest request = tagged("flight", GATE, 1);
             final var future = core.submit(request);
             recorder.awaitGateReached();

@@ -1,7 +1,7 @@
 package io.ingot.core;
 
 import io.ingot.api.CoreOptions;
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;

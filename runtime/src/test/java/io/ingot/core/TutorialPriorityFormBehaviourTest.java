@@ -5,7 +5,7 @@ import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceResponse;
 import io.ingot.config.ModelConfigParser;
-import io.ingot.testing.RecordingBackendFactory;
+import io.ingot.testing.RecordingBackend;
 import io.ingot.testing.TestModels;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import static io.ingot.testing.RecordingBackendFactory.GATE;
+import static io.ingot.testing.RecordingBackend.GATE;
 import static io.ingot.testing.TestModels.await;
 import static io.ingot.testing.TestModels.tagged;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -26,6 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class TutorialPriorityFormBehaviourTest
 {
+    /** This test's own recording backend: what it records is seen by no other test. */
+    private final RecordingBackend recording = new RecordingBackend();
+
     private static final String IO = " backend: 'recording' max_batch_size: 16"
         + " input [{ name: 'INPUT0' data_type: TYPE_INT32 dims: [1] }]"
         + " output [{ name: 'OUTPUT0' data_type: TYPE_INT32 dims: [1] }]"
@@ -46,12 +49,11 @@ class TutorialPriorityFormBehaviourTest
     {
     }
 
-    private static Outcome exercise(final String model, final String pbtxt) throws Exception
+    private Outcome exercise(final String model, final String pbtxt) throws Exception
     {
-        RecordingBackendFactory.reset(model);
-        try (InferenceCore core = TestModels.core(ModelConfigParser.parse(pbtxt, model + ".pbtxt")))
+        try (InferenceCore core = TestModels.core(recording, ModelConfigParser.parse(pbtxt, model + ".pbtxt")))
         {
-            final var recorder = RecordingBackendFactory.recorder(model);
+            final var recorder = recording.recorder(model);
             final CompletableFuture<InferenceResponse> gate = core.submit(tagged(model, GATE, 1));
             recorder.awaitGateReached();
             final List<CompletableFuture<InferenceResponse>> accepted = new ArrayList<>();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ingot.backend.ModelVersion;
 import io.ingot.config.ConfigException;
 import io.ingot.config.NormalizeContext;
 import io.ingot.config.proto.DataType;

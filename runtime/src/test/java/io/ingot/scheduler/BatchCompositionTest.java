@@ -1,12 +1,12 @@
 package io.ingot.scheduler;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;
 import io.ingot.config.proto.ModelConfig;
-import io.ingot.testing.RecordingBackendFactory;
-import io.ingot.testing.RecordingBackendFactory.Recorder;
+import io.ingot.testing.RecordingBackend;
+import io.ingot.testing.RecordingBackend.Recorder;
 import io.ingot.testing.TestModels;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
-import static io.ingot.testing.RecordingBackendFactory.GATE;
+import static io.ingot.testing.RecordingBackend.GATE;
 import static io.ingot.testing.TestModels.await;
 import static io.ingot.testing.TestModels.tagged;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -29,9 +29,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Shape checks (§2.10), {@code preserve_ordering} (§2.12), {@code max_batch_size: 0} and the default scheduler (§2.13). */
 class BatchCompositionTest
 {
-    private static ModelConfig variableWidth(final String name, final boolean ragged)
+    /** This test's own recording backend: what it records is seen by no other test. */
+    private final RecordingBackend recording = new RecordingBackend();
+
+    private ModelConfig variableWidth(final String name, final boolean ragged)
     {
-        RecordingBackendFactory.reset(name);
         return TestModels.config("name: '" + name + "' backend: 'recording' max_batch_size: 8"
             + " input [{ name: 'INPUT0' data_type: TYPE_INT32 dims: [-1] allow_ragged_batch: " + ragged + " }]"
             + " output [{ name: 'OUTPUT0' data_type: TYPE_INT32 dims: [-1] }]"
@@ -40,7 +42,7 @@ class BatchCompositionTest
     }
 
     /** A request of shape [1, width] whose elements all hold {@code tag}. */
-    private static InferenceRequest wide(final String model, final int tag, final int width)
+    private InferenceRequest wide(final String model, final int tag, final int width)
     {
         final MemorySegment data = Arena.ofAuto().allocate(4L * width, 4);
         for (int i = 0; i < width; i++)
@@ -51,10 +53,10 @@ class BatchCompositionTest
             .addInput("INPUT0", DataType.INT32, new long[] {1, width}, data);
     }
 
-    private static List<List<Integer>> runWide(final InferenceCore core, final String model, final int... widths)
+    private List<List<Integer>> runWide(final InferenceCore core, final String model, final int... widths)
         throws Exception
     {
-        final Recorder recorder = RecordingBackendFactory.recorder(model);
+        final Recorder recorder = recording.recorder(model);
         final var gate = core.submit(wide(model, GATE, 2));
         recorder.awaitGateReached();
         final List<CompletableFuture<InferenceResponse>> futures = new ArrayList<>();
@@ -83,7 +85,7 @@ class BatchCompositionTest
     @Test
     void differentShapesStopTheScanAndAreNeverReordered() throws Exception
     {
-        try (InferenceCore core = TestModels.core(variableWidth("s1", false)))
+        try (InferenceCore core = TestModels.core(recording, variableWidth("s1", false)))
         {
             final List<List<Integer>> batches = runWide(core, "s1", 2, 2, 3, 2);
             // Rows of each batch: [1, 2] share width 2; 3 has width 3 and starts the next batch; the last width-2
@@ -98,9 +100,9 @@ class BatchCompositionTest
     @Test
     void raggedInputsAreNotShapeChecked() throws Exception
     {
-        try (InferenceCore core = TestModels.core(variableWidth("s2", true)))
+        try (InferenceCore core = TestModels.core(recording, variableWidth("s2", true)))
         {
-            final Recorder recorder = RecordingBackendFactory.recorder("s2");
+            final Recorder recorder = recording.recorder("s2");
             final var gate = core.submit(wide("s2", GATE, 2));
             recorder.awaitGateReached();
             final var a = core.submit(wide("s2", 1, 2));
@@ -118,12 +120,11 @@ class BatchCompositionTest
     @Test
     void maxBatchSizeZeroWithDynamicBatchingExecutesEachRequestAlone() throws Exception
     {
-        RecordingBackendFactory.reset("z0");
         final ModelConfig config = TestModels.config("name: 'z0' backend: 'recording' max_batch_size: 0"
             + " input [{ name: 'INPUT0' data_type: TYPE_INT32 dims: [1] }]"
             + " output [{ name: 'OUTPUT0' data_type: TYPE_INT32 dims: [1] }]"
             + " instance_group [{ kind: KIND_CPU count: 1 }] dynamic_batching { max_queue_delay_microseconds: 100000 }");
-        try (InferenceCore core = TestModels.core(config))
+        try (InferenceCore core = TestModels.core(recording, config))
         {
             final List<CompletableFuture<InferenceResponse>> futures = new ArrayList<>();
             for (int i = 1; i <= 4; i++)
@@ -134,16 +135,16 @@ class BatchCompositionTest
                     new long[] {1}, data)));
             }
             futures.forEach(f -> assertTrue(await(f).isOk()));
-            assertEquals(List.of(1, 1, 1, 1), RecordingBackendFactory.recorder("z0").batchSizes());
+            assertEquals(List.of(1, 1, 1, 1), recording.recorder("z0").batchSizes());
         }
     }
 
     @Test
     void defaultSchedulerRunsOneRequestPerExecutionAndIgnoresPriorityAndTimeout() throws Exception
     {
-        try (InferenceCore core = TestModels.core(TestModels.recording("d0", 8, "")))
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("d0", 8, "")))
         {
-            final Recorder recorder = RecordingBackendFactory.recorder("d0");
+            final Recorder recorder = recording.recorder("d0");
             final var gate = core.submit(tagged("d0", GATE, 1));
             recorder.awaitGateReached();
             final var slow = core.submit(tagged("d0", 1, 2).timeoutMicros(1_000));
@@ -160,14 +161,13 @@ class BatchCompositionTest
     @Test
     void preserveOrderingDeliversResponsesInDequeueOrderAcrossInstances() throws Exception
     {
-        RecordingBackendFactory.reset("o1");
         final ModelConfig config = TestModels.config("name: 'o1' backend: 'recording' max_batch_size: 1"
             + " input [{ name: 'INPUT0' data_type: TYPE_INT32 dims: [1] }]"
             + " output [{ name: 'OUTPUT0' data_type: TYPE_INT32 dims: [1] }]"
             + " instance_group [{ kind: KIND_CPU count: 2 }] dynamic_batching { preserve_ordering: true }");
-        try (InferenceCore core = TestModels.core(config))
+        try (InferenceCore core = TestModels.core(recording, config))
         {
-            final Recorder recorder = RecordingBackendFactory.recorder("o1");
+            final Recorder recorder = recording.recorder("o1");
             final List<String> delivered = new CopyOnWriteArrayList<>();
             final CompletableFuture<Void> allDone = new CompletableFuture<>();
             core.submit(tagged("o1", GATE, 1).id("first"), response ->
@@ -201,14 +201,13 @@ class BatchCompositionTest
     @Test
     void withoutPreserveOrderingAFasterLaterBatchIsDeliveredFirst() throws Exception
     {
-        RecordingBackendFactory.reset("o2");
         final ModelConfig config = TestModels.config("name: 'o2' backend: 'recording' max_batch_size: 1"
             + " input [{ name: 'INPUT0' data_type: TYPE_INT32 dims: [1] }]"
             + " output [{ name: 'OUTPUT0' data_type: TYPE_INT32 dims: [1] }]"
             + " instance_group [{ kind: KIND_CPU count: 2 }] dynamic_batching { }");
-        try (InferenceCore core = TestModels.core(config))
+        try (InferenceCore core = TestModels.core(recording, config))
         {
-            final Recorder recorder = RecordingBackendFactory.recorder("o2");
+            final Recorder recorder = recording.recorder("o2");
             final var first = core.submit(tagged("o2", GATE, 1));
             recorder.awaitGateReached();
             final InferenceResponse second = await(core.submit(tagged("o2", 7, 1)));

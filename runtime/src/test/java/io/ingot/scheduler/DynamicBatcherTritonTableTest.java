@@ -5,8 +5,8 @@ import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceResponse;
 import io.ingot.core.Core;
-import io.ingot.testing.RecordingBackendFactory;
-import io.ingot.testing.RecordingBackendFactory.Recorder;
+import io.ingot.testing.RecordingBackend;
+import io.ingot.testing.RecordingBackend.Recorder;
 import io.ingot.testing.TestModels;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import static io.ingot.testing.RecordingBackendFactory.GATE;
+import static io.ingot.testing.RecordingBackend.GATE;
 import static io.ingot.testing.TestModels.await;
 import static io.ingot.testing.TestModels.tagged;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -33,13 +33,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class DynamicBatcherTritonTableTest
 {
+    /** This test's own recording backend: what it records is seen by no other test. */
+    private final RecordingBackend recording = new RecordingBackend();
+
     private static final String NO_PREFETCH = " default_queue_policy { max_queue_size: 1000 } ";
 
     /** Holds the instance with a gate request, queues {@code sizes}, opens the gate, returns the responses. */
-    private static List<InferenceResponse> runQueued(final InferenceCore core, final String model,
+    private List<InferenceResponse> runQueued(final InferenceCore core, final String model,
         final int... sizes) throws Exception
     {
-        final Recorder recorder = RecordingBackendFactory.recorder(model);
+        final Recorder recorder = recording.recorder(model);
         final CompletableFuture<InferenceResponse> gate = core.submit(tagged(model, GATE, 1));
         recorder.awaitGateReached();
         final List<CompletableFuture<InferenceResponse>> futures = new ArrayList<>();
@@ -63,11 +66,11 @@ class DynamicBatcherTritonTableTest
     void emptyDynamicBatchingSendsEverythingQueuedAsOneBatch() throws Exception
     {
         // dynamic_batching {} (preferred normalized to [8], delay 0), 5×1 → one batch of 5.
-        try (InferenceCore core = TestModels.core(TestModels.recording("t1", 8, "dynamic_batching {" + NO_PREFETCH
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("t1", 8, "dynamic_batching {" + NO_PREFETCH
             + "}")))
         {
             runQueued(core, "t1", 1, 1, 1, 1, 1);
-            assertEquals(List.of(1, 5), RecordingBackendFactory.recorder("t1").batchSizes());
+            assertEquals(List.of(1, 5), recording.recorder("t1").batchSizes());
         }
     }
 
@@ -76,9 +79,9 @@ class DynamicBatcherTritonTableTest
     {
         // The same row's second half: with prefetch, the batch formed from the first arrival stays appendable
         // until the instance takes it, so requests arriving one by one still end up in one batch of 5.
-        try (InferenceCore core = TestModels.core(TestModels.recording("t1b", 8, "dynamic_batching {}")))
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("t1b", 8, "dynamic_batching {}")))
         {
-            final Recorder recorder = RecordingBackendFactory.recorder("t1b");
+            final Recorder recorder = recording.recorder("t1b");
             final CompletableFuture<InferenceResponse> gate = core.submit(tagged("t1b", GATE, 1));
             recorder.awaitGateReached();
             final List<CompletableFuture<InferenceResponse>> futures = new ArrayList<>();
@@ -103,11 +106,11 @@ class DynamicBatcherTritonTableTest
     void preferredSizeBeatsLargestPossibleEvenWithoutDelay() throws Exception
     {
         // preferred [4,8], delay 0, 5×1 → 4 now, then 1.
-        try (InferenceCore core = TestModels.core(TestModels.recording("t2", 8,
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("t2", 8,
             "dynamic_batching { preferred_batch_size: [4, 8]" + NO_PREFETCH + "}")))
         {
             runQueued(core, "t2", 1, 1, 1, 1, 1);
-            final Recorder recorder = RecordingBackendFactory.recorder("t2");
+            final Recorder recorder = recording.recorder("t2");
             assertEquals(List.of(1, 4, 1), recorder.batchSizes());
             assertEquals(List.of(1, 2, 3, 4), recorder.batches.get(1), "first in, first batched");
             assertEquals(List.of(5), recorder.batches.get(2));
@@ -118,11 +121,11 @@ class DynamicBatcherTritonTableTest
     void largestPreferredSizeReachedWins() throws Exception
     {
         // preferred [4,8], delay 0, 9×1 → 8, then 1.
-        try (InferenceCore core = TestModels.core(TestModels.recording("t3", 8,
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("t3", 8,
             "dynamic_batching { preferred_batch_size: [4, 8]" + NO_PREFETCH + "}")))
         {
             runQueued(core, "t3", 1, 1, 1, 1, 1, 1, 1, 1, 1);
-            assertEquals(List.of(1, 8, 1), RecordingBackendFactory.recorder("t3").batchSizes());
+            assertEquals(List.of(1, 8, 1), recording.recorder("t3").batchSizes());
         }
     }
 
@@ -130,7 +133,7 @@ class DynamicBatcherTritonTableTest
     void waitsForTheQueueDelayMeasuredFromTheOldestRequest() throws Exception
     {
         // preferred [4], delay 300 ms, 3×1 → waits until the oldest is 300 ms old, then sends 3.
-        try (InferenceCore core = TestModels.core(TestModels.recording("t4", 8,
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("t4", 8,
             "dynamic_batching { preferred_batch_size: [4] max_queue_delay_microseconds: 300000 }")))
         {
             final long start = System.nanoTime();
@@ -140,7 +143,7 @@ class DynamicBatcherTritonTableTest
                 futures.add(core.submit(tagged("t4", i, 1)));
             }
             futures.forEach(f -> assertTrue(await(f).isOk()));
-            final Recorder recorder = RecordingBackendFactory.recorder("t4");
+            final Recorder recorder = recording.recorder("t4");
             assertEquals(List.of(3), recorder.batchSizes());
             final long waitedMs = (recorder.spans.get(0)[0] - start) / 1_000_000;
             assertTrue(waitedMs >= 299, "batch started after " + waitedMs + " ms, before the 300 ms delay");
@@ -151,7 +154,7 @@ class DynamicBatcherTritonTableTest
     void aFourthArrivalCompletesThePreferredSizeBeforeTheDelay() throws Exception
     {
         // preferred [4], long delay: the 4th request forms the preferred size, sent without waiting out the delay.
-        try (InferenceCore core = TestModels.core(TestModels.recording("t4b", 8,
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("t4b", 8,
             "dynamic_batching { preferred_batch_size: [4] max_queue_delay_microseconds: 20000000 }")))
         {
             final long start = System.nanoTime();
@@ -161,7 +164,7 @@ class DynamicBatcherTritonTableTest
                 futures.add(core.submit(tagged("t4b", i, 1)));
             }
             futures.forEach(f -> assertTrue(await(f).isOk()));
-            assertEquals(List.of(4), RecordingBackendFactory.recorder("t4b").batchSizes());
+            assertEquals(List.of(4), recording.recorder("t4b").batchSizes());
             assertTrue(System.nanoTime() - start < 20_000_000_000L, "the delay was waited out");
         }
     }
@@ -170,11 +173,11 @@ class DynamicBatcherTritonTableTest
     void onceTheDelayExpiredPreferredSizesAreIgnored() throws Exception
     {
         // preferred [4], delay 100 ms already exceeded, 6×1 → sends 6.
-        try (InferenceCore core = TestModels.core(TestModels.recording("t5", 8,
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("t5", 8,
             "dynamic_batching { preferred_batch_size: [4] max_queue_delay_microseconds: 100000" + NO_PREFETCH
                 + "}")))
         {
-            final Recorder recorder = RecordingBackendFactory.recorder("t5");
+            final Recorder recorder = recording.recorder("t5");
             final CompletableFuture<InferenceResponse> gate = core.submit(tagged("t5", GATE, 1));
             recorder.awaitGateReached();
             final List<CompletableFuture<InferenceResponse>> futures = new ArrayList<>();
@@ -195,11 +198,11 @@ class DynamicBatcherTritonTableTest
     void aRequestThatWouldPassTheLargestPreferredSizeSendsWhatIsPendingNow() throws Exception
     {
         // preferred [4], delay (long), queue 3,3 → sends 3 immediately; the other 3 waits for the delay.
-        try (InferenceCore core = TestModels.core(TestModels.recording("t6", 8,
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("t6", 8,
             "dynamic_batching { preferred_batch_size: [4] max_queue_delay_microseconds: 300000" + NO_PREFETCH
                 + "}")))
         {
-            final Recorder recorder = RecordingBackendFactory.recorder("t6");
+            final Recorder recorder = recording.recorder("t6");
             final CompletableFuture<InferenceResponse> gate = core.submit(tagged("t6", GATE, 1));
             recorder.awaitGateReached();
             final var first = core.submit(tagged("t6", 1, 3));
@@ -224,11 +227,11 @@ class DynamicBatcherTritonTableTest
     void preferredSizesAreReachedOnlyByExactCumulativeSums() throws Exception
     {
         // preferred [4], queue 3,3,3 → 4 is never formed: batches of 3.
-        try (InferenceCore core = TestModels.core(TestModels.recording("t7", 8,
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("t7", 8,
             "dynamic_batching { preferred_batch_size: [4]" + NO_PREFETCH + "}")))
         {
             runQueued(core, "t7", 3, 3, 3);
-            final List<Integer> sizes = RecordingBackendFactory.recorder("t7").batchSizes();
+            final List<Integer> sizes = recording.recorder("t7").batchSizes();
             assertEquals(List.of(1, 3, 3, 3), sizes);
             assertFalse(sizes.contains(4));
         }
@@ -237,13 +240,13 @@ class DynamicBatcherTritonTableTest
     @Test
     void aRequestLargerThanMaxBatchSizeIsRejectedAtValidation()
     {
-        try (InferenceCore core = TestModels.core(TestModels.recording("t8", 8, "dynamic_batching {}")))
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("t8", 8, "dynamic_batching {}")))
         {
             final InferenceException ex = assertThrows(InferenceException.class,
                 () -> core.submit(tagged("t8", 1, 9)));
             assertEquals(ErrorCode.INVALID_ARG, ex.code());
             assertEquals("[request id: r1] inference request batch-size must be <= 8 for 't8'", ex.getMessage());
-            assertTrue(RecordingBackendFactory.recorder("t8").batches.isEmpty());
+            assertTrue(recording.recorder("t8").batches.isEmpty());
         }
     }
 }

@@ -5,15 +5,14 @@ import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;
-import io.ingot.testing.RecordingBackendFactory;
-import io.ingot.testing.RecordingBackendFactory.Recorder;
+import io.ingot.testing.RecordingBackend;
 import io.ingot.testing.TestModels;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import static io.ingot.testing.RecordingBackendFactory.GATE;
+import static io.ingot.testing.RecordingBackend.GATE;
 import static io.ingot.testing.TestModels.await;
 import static io.ingot.testing.TestModels.tagged;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,23 +23,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Priority levels (§2.7), queue policies: timeouts, DELAY, override, max_queue_size (§2.8, §2.9, §2.14). */
 class PriorityAndQueuePolicyTest
 {
-    private static InferenceRequest prioritized(final String model, final int tag, final long priority)
+    /** This test's own recording backend: what it records is seen by no other test. */
+    private final RecordingBackend recording = new RecordingBackend();
+
+    private InferenceRequest prioritized(final String model, final int tag, final long priority)
     {
         return tagged(model, tag, 1).priority(priority);
     }
 
-    private static CompletableFuture<InferenceResponse> gate(final InferenceCore core, final String model)
+    private CompletableFuture<InferenceResponse> gate(final InferenceCore core, final String model)
         throws InterruptedException
     {
         final CompletableFuture<InferenceResponse> gate = core.submit(tagged(model, GATE, 1));
-        RecordingBackendFactory.recorder(model).awaitGateReached();
+        recording.recorder(model).awaitGateReached();
         return gate;
     }
 
     @Test
     void higherPriorityRequestsGoFirstAndOneBatchMaySpanLevels() throws Exception
     {
-        try (InferenceCore core = TestModels.core(TestModels.recording("p1", 8,
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("p1", 8,
             "dynamic_batching { priority_levels: 3 default_priority_level: 2 }")))
         {
             final CompletableFuture<InferenceResponse> gate = gate(core, "p1");
@@ -49,21 +51,21 @@ class PriorityAndQueuePolicyTest
             final var mid = core.submit(prioritized("p1", 21, 2));
             final var high1 = core.submit(prioritized("p1", 11, 1));
             final var high2 = core.submit(prioritized("p1", 12, 1));
-            RecordingBackendFactory.recorder("p1").openGate();
+            recording.recorder("p1").openGate();
             for (final var future : List.of(gate, low1, low2, mid, high1, high2))
             {
                 assertTrue(await(future).isOk());
             }
             // Priority levels disable prefetch: the batch forms once the instance is free, in strict level order,
             // first-in first-out within a level, spanning the levels.
-            assertEquals(List.of(11, 12, 21, 31, 32), RecordingBackendFactory.recorder("p1").batches.get(1));
+            assertEquals(List.of(11, 12, 21, 31, 32), recording.recorder("p1").batches.get(1));
         }
     }
 
     @Test
     void lowerLevelsWaitUntilHigherLevelsAreEmpty() throws Exception
     {
-        try (InferenceCore core = TestModels.core(TestModels.recording("p2", 2,
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("p2", 2,
             "dynamic_batching { priority_levels: 2 default_priority_level: 2 }")))
         {
             final var gate = gate(core, "p2");
@@ -71,20 +73,20 @@ class PriorityAndQueuePolicyTest
             final var low2 = core.submit(prioritized("p2", 22, 2));
             final var high1 = core.submit(prioritized("p2", 11, 1));
             final var high2 = core.submit(prioritized("p2", 12, 1));
-            RecordingBackendFactory.recorder("p2").openGate();
+            recording.recorder("p2").openGate();
             for (final var future : List.of(gate, low1, low2, high1, high2))
             {
                 assertTrue(await(future).isOk());
             }
             assertEquals(List.of(List.of(GATE), List.of(11, 12), List.of(21, 22)),
-                RecordingBackendFactory.recorder("p2").batches);
+                recording.recorder("p2").batches);
         }
     }
 
     @Test
     void zeroAndOutOfRangePrioritiesMapSilentlyToTheDefaultLevel() throws Exception
     {
-        try (InferenceCore core = TestModels.core(TestModels.recording("p3", 8,
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("p3", 8,
             "dynamic_batching { priority_levels: 3 default_priority_level: 2 }")))
         {
             final var gate = gate(core, "p3");
@@ -92,19 +94,19 @@ class PriorityAndQueuePolicyTest
             final var zero = core.submit(prioritized("p3", 20, 0));
             final var huge = core.submit(prioritized("p3", 21, 99));
             final var high = core.submit(prioritized("p3", 10, 1));
-            RecordingBackendFactory.recorder("p3").openGate();
+            recording.recorder("p3").openGate();
             for (final var future : List.of(gate, low, zero, huge, high))
             {
                 assertTrue(await(future).isOk());
             }
-            assertEquals(List.of(10, 20, 21, 30), RecordingBackendFactory.recorder("p3").batches.get(1));
+            assertEquals(List.of(10, 20, 21, 30), recording.recorder("p3").batches.get(1));
         }
     }
 
     @Test
     void rejectPolicyAnswersUnavailableWhenTheQueueTimeoutExpiresEvenWhileTheInstanceIsBusy() throws Exception
     {
-        try (InferenceCore core = TestModels.core(TestModels.recording("q1", 8,
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("q1", 8,
             "dynamic_batching { default_queue_policy { timeout_action: REJECT default_timeout_microseconds: 100000 } }")))
         {
             final var gate = gate(core, "q1");
@@ -113,7 +115,7 @@ class PriorityAndQueuePolicyTest
             assertFalse(gate.isDone());
             assertEquals(ErrorCode.UNAVAILABLE, timedOut.error().code());
             assertEquals("Request timeout expired", timedOut.error().getMessage());
-            RecordingBackendFactory.recorder("q1").openGate();
+            recording.recorder("q1").openGate();
             assertTrue(await(gate).isOk());
             assertEquals(1, core.modelStatistics("q1", -1).get(0).inferenceStats().fail().count());
         }
@@ -122,7 +124,7 @@ class PriorityAndQueuePolicyTest
     @Test
     void delayPolicyMovesAnExpiredRequestBehindTheUnexpiredOnesOfItsLevel() throws Exception
     {
-        try (InferenceCore core = TestModels.core(TestModels.recording("q2", 8,
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("q2", 8,
             "dynamic_batching { default_queue_policy { timeout_action: DELAY default_timeout_microseconds: 100000 } }")))
         {
             final var gate = gate(core, "q2");
@@ -130,19 +132,19 @@ class PriorityAndQueuePolicyTest
             Thread.sleep(250);
             final var fresh1 = core.submit(tagged("q2", 2, 1));
             final var fresh2 = core.submit(tagged("q2", 3, 1));
-            RecordingBackendFactory.recorder("q2").openGate();
+            recording.recorder("q2").openGate();
             for (final var future : List.of(gate, expired, fresh1, fresh2))
             {
                 assertTrue(await(future).isOk(), "DELAY never rejects");
             }
-            assertEquals(List.of(2, 3, 1), RecordingBackendFactory.recorder("q2").batches.get(1));
+            assertEquals(List.of(2, 3, 1), recording.recorder("q2").batches.get(1));
         }
     }
 
     @Test
     void timeoutOverrideCanOnlyShorten() throws Exception
     {
-        try (InferenceCore core = TestModels.core(TestModels.recording("q3", 8,
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("q3", 8,
             "dynamic_batching { default_queue_policy { default_timeout_microseconds: 60000000 "
                 + "allow_timeout_override: true } }")))
         {
@@ -152,7 +154,7 @@ class PriorityAndQueuePolicyTest
             final InferenceResponse rejected = await(shortened);
             assertEquals("Request timeout expired", rejected.error().getMessage());
             assertFalse(lengthened.isDone());
-            RecordingBackendFactory.recorder("q3").openGate();
+            recording.recorder("q3").openGate();
             assertTrue(await(lengthened).isOk());
             assertTrue(await(gate).isOk());
         }
@@ -161,13 +163,13 @@ class PriorityAndQueuePolicyTest
     @Test
     void overrideDoesNothingWhenTheDefaultTimeoutIsZero() throws Exception
     {
-        try (InferenceCore core = TestModels.core(TestModels.recording("q4", 8,
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("q4", 8,
             "dynamic_batching { default_queue_policy { allow_timeout_override: true } }")))
         {
             final var gate = gate(core, "q4");
             final var request = core.submit(tagged("q4", 1, 1).timeoutMicros(1_000));
             Thread.sleep(200);
-            RecordingBackendFactory.recorder("q4").openGate();
+            recording.recorder("q4").openGate();
             assertTrue(await(request).isOk(), "a per-request timeout is ignored when the default is 0");
             assertTrue(await(gate).isOk());
         }
@@ -176,7 +178,7 @@ class PriorityAndQueuePolicyTest
     @Test
     void fullQueueIsRejectedSynchronouslyPerLevelWithTritonsMessage() throws Exception
     {
-        try (InferenceCore core = TestModels.core(TestModels.recording("q5", 8,
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("q5", 8,
             "dynamic_batching { priority_levels: 2 default_priority_level: 1 "
                 + "priority_queue_policy { key: 1 value { max_queue_size: 2 } } }")))
         {
@@ -192,7 +194,7 @@ class PriorityAndQueuePolicyTest
             assertEquals("[request id: <id_unknown>] Exceeds maximum queue size", anonymous.getMessage());
             // Level 2 has no limit of its own (the default policy has none): it still accepts.
             final var otherLevel = core.submit(prioritized("q5", 5, 2));
-            RecordingBackendFactory.recorder("q5").openGate();
+            recording.recorder("q5").openGate();
             for (final var future : List.of(gate, first, second, otherLevel))
             {
                 assertTrue(await(future).isOk());

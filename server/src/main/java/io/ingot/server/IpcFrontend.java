@@ -1,9 +1,9 @@
 package io.ingot.server;
 
 import io.ingot.api.InferenceCore;
-import io.ingot.cli.Frontend;
-import io.ingot.cli.FrontendOptions;
-import io.ingot.ipc.server.IpcServer;
+
+
+import io.ingot.server.ipc.IpcServer;
 
 /**
  * Plugs the shared-memory transport into {@code ingot serve --ipc NAME}: clients in other processes reach the core
@@ -18,19 +18,19 @@ public final class IpcFrontend implements Frontend
     }
 
     @Override
-    public boolean isEnabled(final FrontendOptions options)
+    public boolean isEnabled(final ServeOptions options)
     {
         return options.ipcName().isPresent();
     }
 
     @Override
-    public String describe(final FrontendOptions options)
+    public String describe(final ServeOptions options)
     {
         return "shared memory at /dev/shm/ingot-" + options.ipcName().orElse("?");
     }
 
     @Override
-    public AutoCloseable start(final InferenceCore core, final FrontendOptions options)
+    public AutoCloseable start(final InferenceCore core, final ServeOptions options)
     {
         return IpcServer.start(core, options.ipcName().orElseThrow());
     }

@@ -1,7 +1,7 @@
 package io.ingot.server;
 
 import io.ingot.api.InferenceCore;
-import io.ingot.cli.Frontend;
+
 
 import java.util.Map;
 
@@ -24,7 +24,7 @@ public final class KServeFrontend implements Frontend
     }
 
     @Override
-    public String describe(final io.ingot.cli.FrontendOptions options)
+    public String describe(final io.ingot.server.ServeOptions options)
     {
         return "KServe v2 HTTP on " + options.host() + ":" + options.httpPort() + ", gRPC on " + options.host() + ":"
             + options.grpcPort() + ", metrics on http://" + options.host() + ":" + options.metricsPort()
@@ -32,7 +32,7 @@ public final class KServeFrontend implements Frontend
     }
 
     @Override
-    public AutoCloseable start(final InferenceCore core, final io.ingot.cli.FrontendOptions options)
+    public AutoCloseable start(final InferenceCore core, final io.ingot.server.ServeOptions options)
     {
         return ServerFrontends.start(core, toServerOptions(options));
     }
@@ -42,7 +42,7 @@ public final class KServeFrontend implements Frontend
      * @return the server's options, with the settings this frontend knows applied
      * @throws IllegalArgumentException for a malformed setting, naming it
      */
-    static FrontendOptions toServerOptions(final io.ingot.cli.FrontendOptions options)
+    static FrontendOptions toServerOptions(final io.ingot.server.ServeOptions options)
     {
         final Map<String, String> settings = options.settings();
         FrontendOptions server = FrontendOptions.defaults().withHost(options.host())

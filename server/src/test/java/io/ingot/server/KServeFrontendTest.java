@@ -15,7 +15,7 @@ class KServeFrontendTest
     @Test
     void commandLineOptionsAndSettingsReachTheServer()
     {
-        final FrontendOptions server = KServeFrontend.toServerOptions(new io.ingot.cli.FrontendOptions("0.0.0.0",
+        final FrontendOptions server = KServeFrontend.toServerOptions(new io.ingot.server.ServeOptions("0.0.0.0",
             18000, 18001, 18002, Optional.empty(),
             Map.of(KServeFrontend.MAX_REQUEST_BYTES, "1048576", KServeFrontend.ALLOW_CLIENT_SHM, "false")));
         assertEquals("0.0.0.0", server.host());
@@ -24,7 +24,7 @@ class KServeFrontendTest
         assertEquals(18002, server.metricsPort());
         assertEquals(1_048_576, server.maxHttpRequestBytes());
         assertFalse(server.allowClientShm());
-        assertTrue(KServeFrontend.toServerOptions(new io.ingot.cli.FrontendOptions("127.0.0.1", 1, 2, 3,
+        assertTrue(KServeFrontend.toServerOptions(new io.ingot.server.ServeOptions("127.0.0.1", 1, 2, 3,
             Optional.empty(), Map.of())).allowClientShm());
     }
 
@@ -32,7 +32,7 @@ class KServeFrontendTest
     void aMalformedSettingIsNamed()
     {
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
-            () -> KServeFrontend.toServerOptions(new io.ingot.cli.FrontendOptions("127.0.0.1", 1, 2, 3,
+            () -> KServeFrontend.toServerOptions(new io.ingot.server.ServeOptions("127.0.0.1", 1, 2, 3,
                 Optional.empty(), Map.of(KServeFrontend.MAX_REQUEST_BYTES, "lots"))));
         assertTrue(ex.getMessage().contains("http-max-request-bytes") && ex.getMessage().contains("lots"));
     }

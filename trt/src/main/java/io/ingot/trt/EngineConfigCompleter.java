@@ -1,6 +1,6 @@
 package io.ingot.trt;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelDynamicBatching;
 import io.ingot.config.proto.ModelInput;

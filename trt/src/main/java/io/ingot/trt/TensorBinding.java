@@ -1,6 +1,6 @@
 package io.ingot.trt;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.trt.shim.EngineTensor;
 import io.ingot.trt.shim.Shapes;
 

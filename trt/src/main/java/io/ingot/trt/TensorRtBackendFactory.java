@@ -4,7 +4,7 @@ import io.ingot.backend.Backend;
 import io.ingot.backend.BackendFactory;
 import io.ingot.backend.ModelContext;
 import io.ingot.config.proto.ModelConfig;
-import io.ingot.repository.ModelVersion;
+import io.ingot.backend.ModelVersion;
 import io.ingot.trt.gpu.CudaMemoryOps;
 import io.ingot.trt.gpu.DeviceMemoryOps;
 import io.ingot.trt.shim.TrtCudaEngine;

@@ -1,6 +1,7 @@
 package io.ingot.trt;
 
 import io.ingot.config.proto.ModelConfig;
+import io.ingot.testing.TestModels;
 import io.ingot.trt.shim.EngineSignature;
 import io.ingot.trt.shim.EngineTensor;
 import io.ingot.trt.shim.OptimizationProfile;
@@ -8,7 +9,6 @@ import io.ingot.trt.shim.ShapeRange;
 import io.ingot.trt.shim.TensorIoMode;
 import io.ingot.trt.shim.TrtDataType;
 import io.ingot.trt.shim.TrtTensorFormat;
-import io.ingot.trt.testing.Models;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -33,7 +33,7 @@ class ModelBindingTest
                 new long[] {-1, 16, 8, 8}),
             output("OUT", TrtDataType.HALF, -1, 16, 8, 8));
         final IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
-            () -> ModelBinding.bind(LABEL, Models.config("""
+            () -> ModelBinding.bind(LABEL, TestModels.config("""
                 max_batch_size: 1
                 input [ { name: "IMG" data_type: TYPE_FP16 dims: [ 16, 8, 8 ] } ]
                 output [ { name: "OUT" data_type: TYPE_FP16 dims: [ 16, 8, 8 ] } ]
@@ -48,7 +48,7 @@ class ModelBindingTest
         final EngineSignature signature = signature(input("Q", TrtDataType.FP8, -1, 4),
             output("OUT", TrtDataType.FLOAT, -1, 4));
         final IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
-            () -> ModelBinding.bind(LABEL, Models.config("""
+            () -> ModelBinding.bind(LABEL, TestModels.config("""
                 max_batch_size: 1
                 input [ { name: "Q" data_type: TYPE_UINT8 dims: [ 4 ] } ]
                 output [ { name: "OUT" data_type: TYPE_FP32 dims: [ 4 ] } ]
@@ -63,14 +63,14 @@ class ModelBindingTest
         final EngineSignature signature = signature(input("X", TrtDataType.FLOAT, 8, 4),
             output("Y", TrtDataType.FLOAT, 8, 4));
         final IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
-            () -> ModelBinding.bind(LABEL, Models.config("""
+            () -> ModelBinding.bind(LABEL, TestModels.config("""
                 max_batch_size: 8
                 input [ { name: "X" data_type: TYPE_FP32 dims: [ 4 ] } ]
                 output [ { name: "Y" data_type: TYPE_FP32 dims: [ 4 ] } ]
                 """), signature));
         assertTrue(failure.getMessage().contains("max_batch_size is 8 but the engine's input 'X' has a fixed first "
             + "dimension 8 in [8, 4]"), failure.getMessage());
-        final ModelBinding full = ModelBinding.bind(LABEL, Models.config("""
+        final ModelBinding full = ModelBinding.bind(LABEL, TestModels.config("""
             input [ { name: "X" data_type: TYPE_FP32 dims: [ 8, 4 ] } ]
             output [ { name: "Y" data_type: TYPE_FP32 dims: [ 8, 4 ] } ]
             """), signature);
@@ -83,7 +83,7 @@ class ModelBindingTest
         final EngineSignature signature = signature(input("X", TrtDataType.FLOAT, -1, 4),
             output("Y", TrtDataType.FLOAT, -1, 4));
         final IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
-            () -> ModelBinding.bind(LABEL, Models.config("""
+            () -> ModelBinding.bind(LABEL, TestModels.config("""
                 max_batch_size: 4
                 input [ { name: "X" data_type: TYPE_FP32 dims: [ -1, 4 ] } ]
                 output [ { name: "Y" data_type: TYPE_FP32 dims: [ 4 ] } ]
@@ -99,7 +99,7 @@ class ModelBindingTest
         final EngineSignature signature = signature(input("X", TrtDataType.INT32, -1, 4),
             output("Y", TrtDataType.INT32, -1, 4));
         final IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
-            () -> ModelBinding.bind(LABEL, Models.config("""
+            () -> ModelBinding.bind(LABEL, TestModels.config("""
                 max_batch_size: 4
                 input [ { name: "X" data_type: TYPE_INT32 dims: [ -1 ] } ]
                 output [ { name: "Y" data_type: TYPE_INT32 dims: [ 4 ] } ]
@@ -116,7 +116,7 @@ class ModelBindingTest
                 new long[] {2}),
             output("Y", TrtDataType.FLOAT, -1, -1));
         final IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
-            () -> ModelBinding.bind(LABEL, Models.config("""
+            () -> ModelBinding.bind(LABEL, TestModels.config("""
                 input [ { name: "SHAPE" data_type: TYPE_INT32 dims: [ 2 ] } ]
                 output [ { name: "Y" data_type: TYPE_FP32 dims: [ -1, -1 ] } ]
                 """), signature));
@@ -128,7 +128,7 @@ class ModelBindingTest
     {
         final EngineSignature signature = signature(input("IN", TrtDataType.FLOAT, -1, 2, -1),
             output("OUT", TrtDataType.FLOAT, -1, 2, -1));
-        final ModelBinding binding = ModelBinding.bind(LABEL, Models.config("""
+        final ModelBinding binding = ModelBinding.bind(LABEL, TestModels.config("""
             max_batch_size: 4
             input [ { name: "IN" data_type: TYPE_FP32 dims: [ -1 ] reshape: { shape: [ 2, -1 ] } } ]
             output [ { name: "OUT" data_type: TYPE_FP32 dims: [ -1 ] reshape: { shape: [ 2, -1 ] } } ]
@@ -148,7 +148,7 @@ class ModelBindingTest
         final EngineSignature signature = signature(input("X", TrtDataType.HALF, -1, 3, -1),
             output("Y", TrtDataType.INT64, -1, 7));
         final ModelConfig completed = EngineConfigCompleter.complete(LABEL,
-            Models.config("name: \"m\" platform: \"tensorrt_plan\""), signature);
+            TestModels.config("name: \"m\" platform: \"tensorrt_plan\""), signature);
         assertEquals(4, completed.getMaxBatchSize());
         assertEquals(io.ingot.config.proto.DataType.TYPE_FP16, completed.getInput(0).getDataType());
         assertEquals(List.of(3L, -1L), completed.getInput(0).getDimsList());
@@ -156,13 +156,13 @@ class ModelBindingTest
         assertTrue(completed.hasDynamicBatching());
         ModelBinding.bind(LABEL, completed, signature);
 
-        final ModelConfig sequenceBatched = EngineConfigCompleter.complete(LABEL, Models.config(
+        final ModelConfig sequenceBatched = EngineConfigCompleter.complete(LABEL, TestModels.config(
             "name: \"m\" max_batch_size: 2 sequence_batching { }"), signature);
         assertFalse(sequenceBatched.hasDynamicBatching(), "an existing scheduler is kept");
 
         final EngineSignature fp8 = signature(input("X", TrtDataType.FP8, -1, 3), output("Y", TrtDataType.FLOAT, -1));
         final IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
-            () -> EngineConfigCompleter.complete(LABEL, Models.config("name: \"m\""), fp8));
+            () -> EngineConfigCompleter.complete(LABEL, TestModels.config("name: \"m\""), fp8));
         assertTrue(failure.getMessage().contains("engine input 'X' has TensorRT type kFP8"), failure.getMessage());
     }
 
@@ -171,7 +171,7 @@ class ModelBindingTest
     {
         final EngineSignature signature = signature(input("X", TrtDataType.FLOAT, 1, 3),
             output("Y", TrtDataType.FLOAT, 1, 3));
-        final ModelConfig completed = EngineConfigCompleter.complete(LABEL, Models.config("name: \"m\""), signature);
+        final ModelConfig completed = EngineConfigCompleter.complete(LABEL, TestModels.config("name: \"m\""), signature);
         assertEquals(0, completed.getMaxBatchSize());
         assertEquals(List.of(1L, 3L), completed.getInput(0).getDimsList());
         assertFalse(completed.hasDynamicBatching());

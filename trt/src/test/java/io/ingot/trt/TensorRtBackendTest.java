@@ -1,6 +1,6 @@
 package io.ingot.trt;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
 import io.ingot.backend.Backend;
@@ -8,12 +8,13 @@ import io.ingot.backend.Engine;
 import io.ingot.backend.ModelContext;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInstanceGroup;
-import io.ingot.repository.ModelVersion;
+import io.ingot.backend.ModelVersion;
+import io.ingot.testing.TestModels;
 import io.ingot.trt.gpu.HostMemoryOps;
 import io.ingot.trt.testing.FakePlan;
 import io.ingot.trt.testing.FakeTrtShim;
 import io.ingot.trt.testing.Models;
-import io.ingot.trt.testing.TestBatch;
+import io.ingot.testing.FakeBatch;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -107,8 +108,8 @@ class TensorRtBackendTest
     @Test
     void servesBatchesOfEverySizeWithCorrectResults() throws Exception
     {
-        final ModelConfig config = Models.config(ADD_SUB_CONFIG);
-        final ModelContext model = Models.context(config, plan("addsub", ADD_SUB_PLAN));
+        final ModelConfig config = TestModels.config(ADD_SUB_CONFIG);
+        final ModelContext model = TestModels.context(config, plan("addsub", ADD_SUB_PLAN));
         try (Backend backend = factory.load(model);
              Engine engine = backend.createEngine(Models.gpuInstance(model, 0)))
         {
@@ -119,7 +120,7 @@ class TensorRtBackendTest
             {
                 final float[] a = randomFloats(random, batchSize * 4);
                 final float[] b = randomFloats(random, batchSize * 4);
-                try (TestBatch batch = new TestBatch(config, batchSize))
+                try (FakeBatch batch = new FakeBatch(config, batchSize))
                 {
                     batch.input("INPUT0", DataType.FP32, new long[] {batchSize, 4}, a)
                         .input("INPUT1", DataType.FP32, new long[] {batchSize, 4}, b);
@@ -140,11 +141,11 @@ class TensorRtBackendTest
     @Test
     void copiesOnlyTheRequestedOutputs() throws Exception
     {
-        final ModelConfig config = Models.config(ADD_SUB_CONFIG);
-        final ModelContext model = Models.context(config, plan("addsub", ADD_SUB_PLAN));
+        final ModelConfig config = TestModels.config(ADD_SUB_CONFIG);
+        final ModelContext model = TestModels.context(config, plan("addsub", ADD_SUB_PLAN));
         try (Backend backend = factory.load(model);
              Engine engine = backend.createEngine(Models.gpuInstance(model, 0));
-             TestBatch batch = new TestBatch(config, 2, Set.of("OUTPUT1")))
+             FakeBatch batch = new FakeBatch(config, 2).requestOutputs("OUTPUT1"))
         {
             batch.input("INPUT0", DataType.FP32, new long[] {2, 4}, new float[] {1, 2, 3, 4, 5, 6, 7, 8})
                 .input("INPUT1", DataType.FP32, new long[] {2, 4}, new float[] {8, 7, 6, 5, 4, 3, 2, 1});
@@ -158,7 +159,7 @@ class TensorRtBackendTest
     void autoCompletesInputsOutputsAndMaxBatchSizeFromTheEngine() throws Exception
     {
         final Path file = plan("auto", ADD_SUB_PLAN);
-        final ModelConfig bare = Models.config("name: \"auto\" platform: \"tensorrt_plan\"");
+        final ModelConfig bare = TestModels.config("name: \"auto\" platform: \"tensorrt_plan\"");
         final ModelConfig completed = factory.autoComplete(bare, file.getParent().getParent(),
             List.of(new ModelVersion(1, file.getParent(), file)));
         assertEquals(4, completed.getMaxBatchSize(), "min(Triton's default 4, the engine's max batch 64)");
@@ -169,7 +170,7 @@ class TensorRtBackendTest
         assertEquals(List.of(4L), completed.getOutput(1).getDimsList());
         assertTrue(completed.hasDynamicBatching(), "dynamic_batching {} is added when max_batch_size > 1");
 
-        final ModelConfig fullShapes = Models.config("""
+        final ModelConfig fullShapes = TestModels.config("""
             name: "auto" platform: "tensorrt_plan"
             input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ -1, 4 ] } ]
             """);
@@ -186,15 +187,15 @@ class TensorRtBackendTest
         final Path file = repository.resolve("broken/1/model.plan");
         java.nio.file.Files.createDirectories(file.getParent());
         java.nio.file.Files.write(file, new byte[] {0x50, 0x4b, 3, 4, 9, 9, 9, 9});
-        final ModelConfig config = Models.config(ADD_SUB_CONFIG.replace("addsub", "broken"));
+        final ModelConfig config = TestModels.config(ADD_SUB_CONFIG.replace("addsub", "broken"));
         final IllegalStateException failure = assertThrows(IllegalStateException.class,
-            () -> factory.load(Models.context(config, file)));
+            () -> factory.load(TestModels.context(config, file)));
         assertTrue(failure.getMessage().startsWith("model 'broken' version 1: cannot load TensorRT plan " + file),
             failure.getMessage());
         assertTrue(failure.getMessage().contains("magic tag does not match"), failure.getMessage());
 
         final IllegalStateException missing = assertThrows(IllegalStateException.class,
-            () -> factory.load(Models.context(config, repository.resolve("broken/2/model.plan"))));
+            () -> factory.load(TestModels.context(config, repository.resolve("broken/2/model.plan"))));
         assertTrue(missing.getMessage().contains("model 'broken' version 1: TensorRT plan ")
             && missing.getMessage().contains("does not exist"), missing.getMessage());
     }
@@ -204,32 +205,32 @@ class TensorRtBackendTest
     {
         final Path file = plan("addsub", ADD_SUB_PLAN);
         final IllegalArgumentException wrongType = assertThrows(IllegalArgumentException.class,
-            () -> factory.load(Models.context(Models.config(ADD_SUB_CONFIG.replaceFirst("TYPE_FP32", "TYPE_INT32")),
+            () -> factory.load(TestModels.context(TestModels.config(ADD_SUB_CONFIG.replaceFirst("TYPE_FP32", "TYPE_INT32")),
                 file)));
         assertEquals("model 'addsub' version 1: input 'INPUT0' is TYPE_INT32 in config.pbtxt but the engine's tensor "
             + "is kFLOAT (TYPE_FP32)", wrongType.getMessage());
 
         final IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
-            () -> factory.load(Models.context(Models.config(ADD_SUB_CONFIG.replace("\"OUTPUT1\"", "\"SCORES\"")),
+            () -> factory.load(TestModels.context(TestModels.config(ADD_SUB_CONFIG.replace("\"OUTPUT1\"", "\"SCORES\"")),
                 file)));
         assertTrue(unknown.getMessage().startsWith("model 'addsub' version 1: output 'SCORES' of config.pbtxt is "
             + "not an output of the TensorRT engine; engine outputs: output OUTPUT0 kFLOAT [-1, 4]"),
             unknown.getMessage());
 
         final IllegalArgumentException shape = assertThrows(IllegalArgumentException.class,
-            () -> factory.load(Models.context(Models.config(ADD_SUB_CONFIG.replaceFirst("dims: \\[ 4 ]",
+            () -> factory.load(TestModels.context(TestModels.config(ADD_SUB_CONFIG.replaceFirst("dims: \\[ 4 ]",
                 "dims: [ 5 ]")), file)));
         assertTrue(shape.getMessage().contains("input 'INPUT0' dimension 0 is 5 in config.pbtxt [batch] + [5] (dims) "
             + "but the engine fixes it to 4"), shape.getMessage());
 
         final IllegalArgumentException tooLarge = assertThrows(IllegalArgumentException.class,
-            () -> factory.load(Models.context(Models.config(ADD_SUB_CONFIG.replace("max_batch_size: 64",
+            () -> factory.load(TestModels.context(TestModels.config(ADD_SUB_CONFIG.replace("max_batch_size: 64",
                 "max_batch_size: 65")), file)));
         assertTrue(tooLarge.getMessage().contains("max_batch_size is 65 but no optimization profile of the engine "
             + "allows a batch above 64"), tooLarge.getMessage());
 
         final IllegalArgumentException missingInput = assertThrows(IllegalArgumentException.class,
-            () -> factory.load(Models.context(Models.config(ADD_SUB_CONFIG.replace(
+            () -> factory.load(TestModels.context(TestModels.config(ADD_SUB_CONFIG.replace(
                 ",\n  { name: \"INPUT1\" data_type: TYPE_FP32 dims: [ 4 ] }", "")), file)));
         assertTrue(missingInput.getMessage().contains("the TensorRT engine's input 'INPUT1' (kFLOAT [-1, 4]) is "
             + "missing from config.pbtxt"), missingInput.getMessage());
@@ -242,16 +243,16 @@ class TensorRtBackendTest
             "input  TOKENS INT32 -1x-1",
             "output COPY INT32 -1x-1 = copy TOKENS",
             "profile 0 TOKENS 1x1 4x8 8x16");
-        final ModelConfig config = Models.config("""
+        final ModelConfig config = TestModels.config("""
             name: "seq" platform: "tensorrt_plan" max_batch_size: 8
             input [ { name: "TOKENS" data_type: TYPE_INT32 dims: [ -1 ] } ]
             output [ { name: "COPY" data_type: TYPE_INT32 dims: [ -1 ] } ]
             """);
-        final ModelContext model = Models.context(config, file);
+        final ModelContext model = TestModels.context(config, file);
         try (Backend backend = factory.load(model);
              Engine engine = backend.createEngine(Models.gpuInstance(model, 0)))
         {
-            try (TestBatch tooLong = new TestBatch(config, 2))
+            try (FakeBatch tooLong = new FakeBatch(config, 2))
             {
                 tooLong.input("TOKENS", DataType.INT32, new long[] {2, 20}, new int[40]);
                 final InferenceException failure = assertThrows(InferenceException.class,
@@ -261,7 +262,7 @@ class TensorRtBackendTest
                     + "the batch (batch size 2): input 'TOKENS' shape [2, 20] is outside optimization profile 0 "
                     + "(min [1, 1] opt [4, 8] max [8, 16])", failure.getMessage());
             }
-            try (TestBatch fits = new TestBatch(config, 2))
+            try (FakeBatch fits = new FakeBatch(config, 2))
             {
                 fits.input("TOKENS", DataType.INT32, new long[] {2, 3}, new int[] {1, 2, 3, 4, 5, 6});
                 engine.execute(fits);
@@ -274,8 +275,8 @@ class TensorRtBackendTest
     @Test
     void picksTheFittingProfileClosestToItsOptShape() throws Exception
     {
-        final ModelConfig config = Models.config(TWO_PROFILE_CONFIG);
-        final ModelContext model = Models.context(config, plan("profiled", TWO_PROFILE_PLAN));
+        final ModelConfig config = TestModels.config(TWO_PROFILE_CONFIG);
+        final ModelContext model = TestModels.context(config, plan("profiled", TWO_PROFILE_PLAN));
         try (Backend backend = factory.load(model);
              Engine engine = backend.createEngine(Models.gpuInstance(model, 0, List.of("0", "1"))))
         {
@@ -288,8 +289,8 @@ class TensorRtBackendTest
     @Test
     void concurrentInstancesOfADynamicEngineGetTheirOwnProfiles() throws Exception
     {
-        final ModelConfig config = Models.config(TWO_PROFILE_CONFIG);
-        final ModelContext model = Models.context(config, plan("profiled", TWO_PROFILE_PLAN));
+        final ModelConfig config = TestModels.config(TWO_PROFILE_CONFIG);
+        final ModelContext model = TestModels.context(config, plan("profiled", TWO_PROFILE_PLAN));
         try (Backend backend = factory.load(model))
         {
             final Engine first = backend.createEngine(Models.gpuInstance(model, 0));
@@ -320,8 +321,8 @@ class TensorRtBackendTest
     @Test
     void rejectsProfileEntriesThatAreNotProfilesOfTheEngine() throws Exception
     {
-        final ModelConfig config = Models.config(TWO_PROFILE_CONFIG);
-        final ModelContext model = Models.context(config, plan("profiled", TWO_PROFILE_PLAN));
+        final ModelConfig config = TestModels.config(TWO_PROFILE_CONFIG);
+        final ModelContext model = TestModels.context(config, plan("profiled", TWO_PROFILE_PLAN));
         try (Backend backend = factory.load(model))
         {
             final IllegalArgumentException notANumber = assertThrows(IllegalArgumentException.class,
@@ -338,18 +339,18 @@ class TensorRtBackendTest
     @Test
     void aStaticEngineLetsEveryInstanceUseProfileZero() throws Exception
     {
-        final ModelConfig config = Models.config("""
+        final ModelConfig config = TestModels.config("""
             name: "static" platform: "tensorrt_plan"
             input [ { name: "X" data_type: TYPE_INT64 dims: [ 2, 3 ] } ]
             output [ { name: "Y" data_type: TYPE_INT64 dims: [ 2, 3 ] } ]
             """);
-        final ModelContext model = Models.context(config, plan("static", "input X INT64 2x3",
+        final ModelContext model = TestModels.context(config, plan("static", "input X INT64 2x3",
             "output Y INT64 2x3 = copy X"));
         try (Backend backend = factory.load(model);
              Engine a = backend.createEngine(Models.gpuInstance(model, 0));
              Engine b = backend.createEngine(Models.gpuInstance(model, 1));
              Engine c = backend.createEngine(Models.gpuInstance(model, 2));
-             TestBatch batch = new TestBatch(config, 1))
+             FakeBatch batch = new FakeBatch(config, 1))
         {
             batch.input("X", DataType.INT64, new long[] {2, 3}, new long[] {1, 2, 3, 4, 5, 6});
             c.execute(batch);
@@ -362,16 +363,16 @@ class TensorRtBackendTest
     @Test
     void reshapedTensorsReachTheEngineInItsShape() throws Exception
     {
-        final ModelConfig config = Models.config("""
+        final ModelConfig config = TestModels.config("""
             name: "reshaped" platform: "tensorrt_plan" max_batch_size: 4
             input [ { name: "IN" data_type: TYPE_FP32 dims: [ 4 ] reshape: { shape: [ 2, 2 ] } } ]
             output [ { name: "OUT" data_type: TYPE_FP32 dims: [ 4 ] reshape: { shape: [ 2, 2 ] } } ]
             """);
-        final ModelContext model = Models.context(config, plan("reshaped", "input IN FLOAT -1x2x2",
+        final ModelContext model = TestModels.context(config, plan("reshaped", "input IN FLOAT -1x2x2",
             "output OUT FLOAT -1x2x2 = add IN IN", "profile 0 IN 1x2x2 2x2x2 4x2x2"));
         try (Backend backend = factory.load(model);
              Engine engine = backend.createEngine(Models.gpuInstance(model, 0));
-             TestBatch batch = new TestBatch(config, 2))
+             FakeBatch batch = new FakeBatch(config, 2))
         {
             batch.input("IN", DataType.FP32, new long[] {2, 4}, new float[] {1, 2, 3, 4, 5, 6, 7, 8});
             engine.execute(batch);
@@ -383,13 +384,13 @@ class TensorRtBackendTest
     @Test
     void engineOutputsMissingFromTheConfigAreComputedButNotReturned() throws Exception
     {
-        final ModelConfig config = Models.config(ADD_SUB_CONFIG.replace(
+        final ModelConfig config = TestModels.config(ADD_SUB_CONFIG.replace(
             ",\n  { name: \"OUTPUT1\" data_type: TYPE_FP32 dims: [ 4 ] }", ""));
         assertEquals(1, config.getOutputCount());
-        final ModelContext model = Models.context(config, plan("addsub", ADD_SUB_PLAN));
+        final ModelContext model = TestModels.context(config, plan("addsub", ADD_SUB_PLAN));
         try (Backend backend = factory.load(model);
              Engine engine = backend.createEngine(Models.gpuInstance(model, 0));
-             TestBatch batch = new TestBatch(config, 1))
+             FakeBatch batch = new FakeBatch(config, 1))
         {
             batch.input("INPUT0", DataType.FP32, new long[] {1, 4}, new float[] {1, 1, 1, 1})
                 .input("INPUT1", DataType.FP32, new long[] {1, 4}, new float[] {2, 2, 2, 2});
@@ -402,13 +403,13 @@ class TensorRtBackendTest
     @Test
     void anEngineFailureFailsTheBatchNamingTheModel() throws Exception
     {
-        final ModelConfig config = Models.config(ADD_SUB_CONFIG.replace("addsub", "failing"));
+        final ModelConfig config = TestModels.config(ADD_SUB_CONFIG.replace("addsub", "failing"));
         final String[] failing = java.util.Arrays.copyOf(ADD_SUB_PLAN, ADD_SUB_PLAN.length + 1);
         failing[ADD_SUB_PLAN.length] = "fail_enqueue illegal memory access (simulated)";
-        final ModelContext model = Models.context(config, plan("failing", failing));
+        final ModelContext model = TestModels.context(config, plan("failing", failing));
         try (Backend backend = factory.load(model);
              Engine engine = backend.createEngine(Models.gpuInstance(model, 0));
-             TestBatch batch = new TestBatch(config, 1))
+             FakeBatch batch = new FakeBatch(config, 1))
         {
             batch.input("INPUT0", DataType.FP32, new long[] {1, 4}, new float[4])
                 .input("INPUT1", DataType.FP32, new long[] {1, 4}, new float[4]);
@@ -422,8 +423,8 @@ class TensorRtBackendTest
     @Test
     void cpuInstancesAreRejected() throws Exception
     {
-        final ModelConfig config = Models.config(ADD_SUB_CONFIG);
-        final ModelContext model = Models.context(config, plan("addsub", ADD_SUB_PLAN));
+        final ModelConfig config = TestModels.config(ADD_SUB_CONFIG);
+        final ModelContext model = TestModels.context(config, plan("addsub", ADD_SUB_PLAN));
         try (Backend backend = factory.load(model))
         {
             final IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
@@ -437,11 +438,11 @@ class TensorRtBackendTest
     @Test
     void instancesRunConcurrentlyOnTheirOwnThreads() throws Exception
     {
-        final ModelConfig config = Models.config(ADD_SUB_CONFIG);
+        final ModelConfig config = TestModels.config(ADD_SUB_CONFIG);
         final List<String> twoProfiles = new ArrayList<>(List.of(ADD_SUB_PLAN));
         twoProfiles.add("profile 1 INPUT0 1x4 32x4 64x4");
         twoProfiles.add("profile 1 INPUT1 1x4 32x4 64x4");
-        final ModelContext model = Models.context(config, plan("addsub", twoProfiles.toArray(String[]::new)));
+        final ModelContext model = TestModels.context(config, plan("addsub", twoProfiles.toArray(String[]::new)));
         final ExecutorService threads = Executors.newFixedThreadPool(2);
         try (Backend backend = factory.load(model))
         {
@@ -463,7 +464,7 @@ class TensorRtBackendTest
                         final int batchSize = 1 + random.nextInt(64);
                         final float[] a = randomFloats(random, batchSize * 4);
                         final float[] b = randomFloats(random, batchSize * 4);
-                        try (TestBatch batch = new TestBatch(config, batchSize))
+                        try (FakeBatch batch = new FakeBatch(config, batchSize))
                         {
                             batch.input("INPUT0", DataType.FP32, new long[] {batchSize, 4}, a)
                                 .input("INPUT1", DataType.FP32, new long[] {batchSize, 4}, b);
@@ -501,7 +502,7 @@ class TensorRtBackendTest
     private static int profileUsed(final Engine engine, final ModelConfig config, final int batchSize)
         throws Exception
     {
-        try (TestBatch batch = new TestBatch(config, batchSize))
+        try (FakeBatch batch = new FakeBatch(config, batchSize))
         {
             batch.input("INPUT0", DataType.FP32, new long[] {batchSize, 4}, new float[batchSize * 4]);
             engine.execute(batch);

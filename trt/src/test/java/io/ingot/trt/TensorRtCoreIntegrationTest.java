@@ -1,7 +1,7 @@
 package io.ingot.trt;
 
 import io.ingot.api.CoreOptions;
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;

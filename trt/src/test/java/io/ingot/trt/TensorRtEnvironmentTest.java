@@ -1,11 +1,11 @@
 package io.ingot.trt;
 
 import io.ingot.device.DeviceDiscovery;
+import io.ingot.testing.TestModels;
 import io.ingot.trt.shim.ShimLocation;
 import io.ingot.trt.testing.FakePlan;
 import io.ingot.trt.testing.FakeTrtShim;
 import io.ingot.trt.testing.LoadProbe;
-import io.ingot.trt.testing.Models;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,8 +61,8 @@ class TensorRtEnvironmentTest
         final Path plan = FakePlan.write(directory.resolve("gpuless/1/model.plan"), "input X FLOAT 4",
             "output Y FLOAT 4 = copy X");
         final IllegalStateException failure = org.junit.jupiter.api.Assertions.assertThrows(
-            IllegalStateException.class, () -> new TensorRtBackendFactory().load(Models.context(
-                Models.config("name: \"gpuless\" platform: \"tensorrt_plan\" input [ { name: \"X\" data_type: TYPE_FP32 "
+            IllegalStateException.class, () -> new TensorRtBackendFactory().load(TestModels.context(
+                TestModels.config("name: \"gpuless\" platform: \"tensorrt_plan\" input [ { name: \"X\" data_type: TYPE_FP32 "
                     + "dims: [ 4 ] } ] output [ { name: \"Y\" data_type: TYPE_FP32 dims: [ 4 ] } ]"), plan)));
         assertTrue(failure.getMessage().startsWith("model 'gpuless' version 1: no usable GPU was found ("),
             failure.getMessage());

@@ -1,19 +1,20 @@
 package io.ingot.trt;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.backend.Backend;
 import io.ingot.backend.Engine;
 import io.ingot.backend.ModelContext;
 import io.ingot.config.proto.ModelConfig;
-import io.ingot.repository.ModelVersion;
+import io.ingot.backend.ModelVersion;
+import io.ingot.testing.GpuTest;
+import io.ingot.testing.TestModels;
 import io.ingot.trt.shim.ShimLocation;
 import io.ingot.trt.shim.TrtShim;
-import io.ingot.trt.testing.GpuTesting;
+import io.ingot.trt.testing.ShimSources;
 import io.ingot.trt.testing.Models;
 import io.ingot.trt.testing.OnnxModels;
-import io.ingot.trt.testing.TestBatch;
+import io.ingot.testing.FakeBatch;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,7 +40,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * from an ONNX add/sub model with {@code trtexec}, and serves it. Tagged {@code gpu}; skipped with the printed
  * reason where there is no GPU, no TensorRT, no {@code trtexec}, or when this JVM bound the shim's test double.
  */
-@Tag("gpu")
+@GpuTest
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
 class TensorRtGpuTest
 {
@@ -53,8 +54,7 @@ class TensorRtGpuTest
     @BeforeAll
     static void buildShimAndEngine() throws Exception
     {
-        GpuTesting.requireGpu(TensorRtGpuTest.class);
-        final Path sources = GpuTesting.nativeSources();
+        final Path sources = ShimSources.find();
         skipUnless(sources != null, "the shim's sources (trt/src/main/native) are not reachable from "
             + Path.of("").toAbsolutePath() + "; set -Dingot.trt.native.dir");
         final Path trtexec = findTrtexec();
@@ -90,13 +90,13 @@ class TensorRtGpuTest
     void servesAnEngineBuiltByTrtexec() throws Exception
     {
         final TensorRtBackendFactory factory = new TensorRtBackendFactory();
-        final ModelConfig completed = factory.autoComplete(Models.config(
+        final ModelConfig completed = factory.autoComplete(TestModels.config(
             "name: \"addsub\" platform: \"tensorrt_plan\""), plan.getParent().getParent(),
             List.of(new ModelVersion(1, plan.getParent(), plan)));
         assertEquals(4, completed.getMaxBatchSize(), completed.toString());
         assertEquals(List.of((long) WIDTH), completed.getInput(0).getDimsList());
         final ModelConfig config = completed.toBuilder().setMaxBatchSize(32).build();
-        final ModelContext model = Models.context(config, plan);
+        final ModelContext model = TestModels.context(config, plan);
         final SplittableRandom random = new SplittableRandom(System.nanoTime());
         try (Backend backend = factory.load(model);
              Engine engine = backend.createEngine(Models.gpuInstance(model, 0)))
@@ -112,11 +112,11 @@ class TensorRtGpuTest
     void capturesACudaGraphPerShapeAndStaysCorrect() throws Exception
     {
         final TensorRtBackendFactory factory = new TensorRtBackendFactory();
-        final ModelConfig config = factory.autoComplete(Models.config("""
+        final ModelConfig config = factory.autoComplete(TestModels.config("""
             name: "addsub" platform: "tensorrt_plan" max_batch_size: 32
             optimization { cuda { graphs: true } }
             """), plan.getParent().getParent(), List.of(new ModelVersion(1, plan.getParent(), plan)));
-        final ModelContext model = Models.context(config, plan);
+        final ModelContext model = TestModels.context(config, plan);
         final SplittableRandom random = new SplittableRandom(System.nanoTime());
         try (Backend backend = factory.load(model);
              Engine engine = backend.createEngine(Models.gpuInstance(model, 0)))
@@ -139,9 +139,9 @@ class TensorRtGpuTest
         final Path broken = Files.createDirectories(work.resolve("broken/1")).resolve("model.plan");
         final byte[] bytes = Files.readAllBytes(plan);
         Files.write(broken, java.util.Arrays.copyOf(bytes, bytes.length / 3));
-        final ModelConfig config = Models.config("name: \"broken\" platform: \"tensorrt_plan\"");
+        final ModelConfig config = TestModels.config("name: \"broken\" platform: \"tensorrt_plan\"");
         final IllegalStateException failure = assertThrows(IllegalStateException.class,
-            () -> new TensorRtBackendFactory().load(Models.context(config, broken)));
+            () -> new TensorRtBackendFactory().load(TestModels.context(config, broken)));
         System.out.println("TensorRtGpuTest: corrupt plan -> " + failure.getMessage());
         assertTrue(failure.getMessage().startsWith("model 'broken' version 1: cannot load TensorRT plan " + broken
             + ": deserializeCudaEngine failed: "), failure.getMessage());
@@ -157,7 +157,7 @@ class TensorRtGpuTest
             a[i] = (float) (random.nextDouble() * 100 - 50);
             b[i] = (float) (random.nextDouble() * 100 - 50);
         }
-        try (TestBatch batch = new TestBatch(config, batchSize))
+        try (FakeBatch batch = new FakeBatch(config, batchSize))
         {
             batch.input("INPUT0", DataType.FP32, new long[] {batchSize, WIDTH}, a)
                 .input("INPUT1", DataType.FP32, new long[] {batchSize, WIDTH}, b);

@@ -1,8 +1,8 @@
 package io.ingot.benchmarks.jmh;
 
-import io.ingot.api.DataType;
-import io.ingot.benchmarks.support.BenchModels;
-import io.ingot.benchmarks.support.ReusingResponseAllocator;
+import io.ingot.tensor.DataType;
+import io.ingot.perf.support.BenchModels;
+import io.ingot.perf.support.ReusingResponseAllocator;
 import io.ingot.device.PinnedAllocator;
 import io.ingot.device.PinnedAllocators;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,11 +1,11 @@
 package io.ingot.benchmarks.jmh;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.FailureReason;
 import io.ingot.api.IdleMode;
 import io.ingot.api.InferenceRequest;
-import io.ingot.benchmarks.support.BenchModels;
+import io.ingot.perf.support.BenchModels;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.scheduler.Batcher;
 import io.ingot.scheduler.Payload;

@@ -1,11 +1,11 @@
 package io.ingot.benchmarks.jmh;
 
 import io.ingot.api.CoreOptions;
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.IdleMode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceRequest;
-import io.ingot.benchmarks.support.BenchModels;
+import io.ingot.perf.support.BenchModels;
 
 import java.lang.foreign.Arena;
 

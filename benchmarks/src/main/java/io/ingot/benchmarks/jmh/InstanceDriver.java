@@ -1,7 +1,7 @@
 package io.ingot.benchmarks.jmh;
 
 import io.ingot.api.BatchStatistics;
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.ResponseAllocator;

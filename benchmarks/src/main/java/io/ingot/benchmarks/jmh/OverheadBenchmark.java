@@ -1,7 +1,7 @@
 package io.ingot.benchmarks.jmh;
 
 import io.ingot.api.CoreOptions;
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.IdleMode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceRequest;
@@ -10,13 +10,13 @@ import io.ingot.backend.Engine;
 import io.ingot.backend.InstanceContext;
 import io.ingot.backend.ModelContext;
 import io.ingot.backend.builtin.IdentityBackendFactory;
-import io.ingot.benchmarks.support.BenchModels;
-import io.ingot.benchmarks.support.Completion;
-import io.ingot.benchmarks.support.DirectBatch;
-import io.ingot.benchmarks.support.ReusingResponseAllocator;
+import io.ingot.perf.support.BenchModels;
+import io.ingot.perf.support.Completion;
+import io.ingot.perf.support.ReusingResponseAllocator;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInstanceGroup;
 import io.ingot.device.PinnedAllocators;
+import io.ingot.testing.FakeBatch;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -108,7 +108,8 @@ public class OverheadBenchmark
         private InferenceRequest request;
         private final Completion completion = new Completion();
         private Engine engine;
-        private DirectBatch batch;
+        private FakeBatch batch;
+        private MemorySegment output;
 
         /**
          * @param benchmark the benchmark (core, backend, allocator)
@@ -126,7 +127,9 @@ public class OverheadBenchmark
                 .responseAllocator(benchmark.outputs);
             engine = benchmark.direct.createEngine(new InstanceContext(benchmark.directContext,
                 "direct_" + Thread.currentThread().getName(), 0, ModelInstanceGroup.Kind.KIND_CPU, -1, List.of()));
-            batch = new DirectBatch(benchmark.config, shape, input, arena.allocate(bytes, 64));
+            output = arena.allocate(bytes, 64);
+            batch = new FakeBatch(benchmark.config, 1, arena).input("INPUT0", DataType.FP32, shape, input)
+                .outputInto("OUTPUT0", output);
         }
 
         /** Frees this caller's memory. */
@@ -162,6 +165,6 @@ public class OverheadBenchmark
     public MemorySegment direct(final Caller caller) throws Exception
     {
         caller.engine.execute(caller.batch);
-        return caller.batch.data();
+        return caller.output;
     }
 }

@@ -1,6 +1,6 @@
 package io.ingot.backend.builtin;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.backend.Backend;
 import io.ingot.backend.Batch;
 import io.ingot.backend.BatchInput;

@@ -1,7 +1,7 @@
 package io.ingot.server.grpc;
 
 import com.google.protobuf.ByteString;
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
 import io.ingot.server.protocol.InferCall;

@@ -6,7 +6,7 @@ import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.ServerMetadata;
-import io.ingot.config.ModelConfigJson;
+import io.ingot.api.ModelConfigJson;
 import io.ingot.server.json.JsonBodies;
 import io.ingot.server.json.JsonOutput;
 import io.ingot.server.json.MetadataJson;

@@ -1,6 +1,6 @@
 package io.ingot.server.json;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
 import io.ingot.server.protocol.TensorLayout;

@@ -1,6 +1,6 @@
 package io.ingot.server.http;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceRequest;

@@ -2,7 +2,7 @@ package io.ingot.server.json;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonParser;
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
 import io.netty.buffer.ByteBuf;

@@ -1,6 +1,6 @@
 package io.ingot.trt.reference;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.backend.Backend;
 import io.ingot.backend.BackendFactory;
 import io.ingot.backend.Engine;

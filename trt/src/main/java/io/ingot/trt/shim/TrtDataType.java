@@ -1,6 +1,6 @@
 package io.ingot.trt.shim;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 
 /**
  * TensorRT's tensor element types ({@code nvinfer1::DataType}, values of TensorRT 10.16) and the Triton/Ingot

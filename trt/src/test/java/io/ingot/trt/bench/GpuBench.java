@@ -12,6 +12,9 @@ import io.ingot.device.DeviceBuffer;
 import io.ingot.device.DeviceDiscovery;
 import io.ingot.device.HostPinnedAllocator;
 import io.ingot.device.PinnedAllocator;
+import io.ingot.tensor.DataType;
+import io.ingot.testing.FakeBatch;
+import io.ingot.testing.TestModels;
 import io.ingot.trt.gpu.HostMemoryOps;
 import io.ingot.trt.reference.HostDenseKernel;
 import io.ingot.trt.reference.CublasMlpBackendFactory;
@@ -195,12 +198,12 @@ public final class GpuBench
     /** One execute() of cuda_identity with one 16-float row: H2D, D2D, D2H and the wait, from the instance thread. */
     private static void identityOverhead(final Setup setup, final boolean quick) throws Exception
     {
-        final ModelConfig config = Models.config("""
+        final ModelConfig config = TestModels.config("""
             name: "identity" backend: "cuda_identity" max_batch_size: 1
             input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]
             output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]
             """);
-        final ModelContext model = Models.context(config, null);
+        final ModelContext model = TestModels.context(config, null);
         final int warmup = quick ? 200 : 2_000;
         final int measured = quick ? 2_000 : 20_000;
         try (Arena arena = Arena.ofConfined(); PinnedAllocator allocator = setup.allocators().get();
@@ -213,7 +216,9 @@ public final class GpuBench
             {
                 input.setAtIndex(ValueLayout.JAVA_FLOAT, i, i);
             }
-            final BenchBatch batch = new BenchBatch(config, input, output).rows(1);
+            final FakeBatch batch = new FakeBatch(config, 1)
+                .input("INPUT0", DataType.FP32, new long[] {1, 16}, input.asSlice(0, 64))
+                .outputInto("OUTPUT0", output);
             for (int i = 0; i < warmup; i++)
             {
                 engine.execute(batch);
@@ -242,13 +247,13 @@ public final class GpuBench
         final int concurrency = 32;
         final int instances = 2;
         final int width = setup.mlpWidth();
-        final ModelConfig config = Models.config("""
+        final ModelConfig config = TestModels.config("""
             name: "mlp" backend: "cublas_mlp" max_batch_size: %d
             input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ %d ] } ]
             output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ %d ] } ]
             parameters { key: "layers" value { string_value: "%s" } }
             """.formatted(concurrency, width, width, setup.mlpLayers()));
-        final ModelContext model = Models.context(config, null);
+        final ModelContext model = TestModels.context(config, null);
         final long millis = quick ? 1_000 : 5_000;
         try (Backend backend = setup.mlp().load(model))
         {
@@ -315,7 +320,9 @@ public final class GpuBench
                 engines.add(engine);
                 final MemorySegment input = allocator.allocate((long) maxBatch * width * Float.BYTES, arena);
                 final MemorySegment output = allocator.allocate((long) maxBatch * width * Float.BYTES, arena);
-                final BenchBatch batch = new BenchBatch(config, input, output);
+                final FakeBatch batch = new FakeBatch(config, maxBatch)
+                    .input(config.getInput(0).getName(), DataType.FP32, new long[] {maxBatch, width}, input)
+                    .outputInto(config.getOutput(0).getName(), output);
                 threads.add(Thread.ofPlatform().name("instance-" + i).start(() ->
                 {
                     final Request[] taken = new Request[maxBatch];

@@ -1,20 +1,20 @@
 package io.ingot.trt.reference;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.backend.Backend;
 import io.ingot.backend.Engine;
 import io.ingot.backend.ModelContext;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.device.CudaPinnedAllocator;
 import io.ingot.device.PinnedAllocator;
+import io.ingot.testing.GpuTest;
+import io.ingot.testing.TestModels;
 import io.ingot.trt.gpu.CudaMemoryOps;
-import io.ingot.trt.testing.GpuTesting;
 import io.ingot.trt.testing.Models;
-import io.ingot.trt.testing.TestBatch;
+import io.ingot.testing.FakeBatch;
 import io.ingot.trt.testing.TimelineOps;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * instances of one model on one GPU run on four streams whose executions overlap in time (from CUDA event
  * timestamps). Tagged {@code gpu}: skipped with the printed reason where no GPU is usable.
  */
-@Tag("gpu")
+@GpuTest
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ReferenceBackendsGpuTest
 {
@@ -45,7 +45,6 @@ class ReferenceBackendsGpuTest
     @BeforeAll
     static void requireGpu()
     {
-        GpuTesting.requireGpu(ReferenceBackendsGpuTest.class);
         pinned = new CudaPinnedAllocator();
     }
 
@@ -63,8 +62,8 @@ class ReferenceBackendsGpuTest
     {
         final long seed = System.nanoTime();
         final SplittableRandom random = new SplittableRandom(seed);
-        final ModelConfig config = Models.config(ReferenceBackendsTest.IDENTITY_CONFIG);
-        final ModelContext model = Models.context(config, null);
+        final ModelConfig config = TestModels.config(ReferenceBackendsTest.IDENTITY_CONFIG);
+        final ModelContext model = TestModels.context(config, null);
         try (Backend backend = new CudaIdentityBackendFactory().load(model);
              Engine engine = backend.createEngine(Models.gpuInstance(model, 0)))
         {
@@ -82,7 +81,7 @@ class ReferenceBackendsGpuTest
                 {
                     longs[i] = random.nextLong();
                 }
-                try (TestBatch batch = new TestBatch(config, rows, null, round % 2 == 0 ? pinned : null))
+                try (FakeBatch batch = new FakeBatch(config, rows, round % 2 == 0 ? pinned : null))
                 {
                     batch.input("INPUT0", DataType.FP32, new long[] {rows, 3}, floats)
                         .input("INPUT1", DataType.INT64, new long[] {rows, width}, longs);
@@ -100,7 +99,7 @@ class ReferenceBackendsGpuTest
     {
         final long seed = System.nanoTime();
         final SplittableRandom random = new SplittableRandom(seed);
-        final ModelConfig config = Models.config("""
+        final ModelConfig config = TestModels.config("""
             name: "mlp" backend: "cublas_mlp" max_batch_size: 64
             input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 256 ] } ]
             output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 10 ] } ]
@@ -108,7 +107,7 @@ class ReferenceBackendsGpuTest
             parameters { key: "seed" value { string_value: "%d" } }
             """.formatted(seed));
         final MlpSpec spec = MlpSpec.from("test", config);
-        final ModelContext model = Models.context(config, null);
+        final ModelContext model = TestModels.context(config, null);
         try (Backend backend = new CublasMlpBackendFactory().load(model);
              Engine engine = backend.createEngine(Models.gpuInstance(model, 0)))
         {
@@ -119,7 +118,7 @@ class ReferenceBackendsGpuTest
                 {
                     input[i] = (float) (random.nextDouble() * 2 - 1);
                 }
-                try (TestBatch batch = new TestBatch(config, rows, null, pinned))
+                try (FakeBatch batch = new FakeBatch(config, rows, pinned))
                 {
                     batch.input("INPUT0", DataType.FP32, new long[] {rows, 256}, input);
                     engine.execute(batch);
@@ -136,7 +135,7 @@ class ReferenceBackendsGpuTest
         final int instances = 4;
         final int batchesPerInstance = 12;
         final int rows = 256;
-        final ModelConfig config = Models.config("""
+        final ModelConfig config = TestModels.config("""
             name: "wide" backend: "cublas_mlp" max_batch_size: 256
             input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 2048 ] } ]
             output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 2048 ] } ]
@@ -146,7 +145,7 @@ class ReferenceBackendsGpuTest
             """);
         final MlpSpec spec = MlpSpec.from("test", config);
         final MlpWeights weights = MlpWeights.generate(spec);
-        final ModelContext model = Models.context(config, null);
+        final ModelContext model = TestModels.context(config, null);
         final ExecutorService threads = Executors.newFixedThreadPool(instances);
         try (TimelineOps timeline = new TimelineOps(new CudaMemoryOps());
              Backend backend = new CublasMlpBackendFactory(timeline, CublasDenseKernel::new).load(model))
@@ -168,7 +167,7 @@ class ReferenceBackendsGpuTest
                     // Inputs and pinned memory are prepared first, so that once started each thread only executes:
                     // back-to-back executions on four threads are what must overlap on the GPU.
                     final List<float[]> inputs = new ArrayList<>();
-                    final List<TestBatch> batches = new ArrayList<>();
+                    final List<FakeBatch> batches = new ArrayList<>();
                     try
                     {
                         for (int b = 0; b < batchesPerInstance; b++)
@@ -179,11 +178,11 @@ class ReferenceBackendsGpuTest
                                 input[e] = (float) (random.nextDouble() * 2 - 1);
                             }
                             inputs.add(input);
-                            batches.add(new TestBatch(config, rows, null, pinned)
+                            batches.add(new FakeBatch(config, rows, pinned)
                                 .input("INPUT0", DataType.FP32, new long[] {rows, 2048}, input));
                         }
                         prepared.await(2, TimeUnit.MINUTES);
-                        for (final TestBatch batch : batches)
+                        for (final FakeBatch batch : batches)
                         {
                             engine.execute(batch);
                         }
@@ -207,7 +206,7 @@ class ReferenceBackendsGpuTest
                     }
                     finally
                     {
-                        batches.forEach(TestBatch::close);
+                        batches.forEach(FakeBatch::close);
                     }
                 }));
             }

@@ -1,15 +1,16 @@
 package io.ingot.trt.reference;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.backend.Backend;
 import io.ingot.backend.BackendFactory;
 import io.ingot.backend.Engine;
 import io.ingot.backend.ModelContext;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.device.DeviceDiscovery;
+import io.ingot.testing.TestModels;
 import io.ingot.trt.gpu.HostMemoryOps;
 import io.ingot.trt.testing.Models;
-import io.ingot.trt.testing.TestBatch;
+import io.ingot.testing.FakeBatch;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -61,8 +62,8 @@ class ReferenceBackendsTest
     @Test
     void identityReturnsEachInputAsItsOutput() throws Exception
     {
-        final ModelConfig config = Models.config(IDENTITY_CONFIG);
-        final ModelContext model = Models.context(config, null);
+        final ModelConfig config = TestModels.config(IDENTITY_CONFIG);
+        final ModelContext model = TestModels.context(config, null);
         final SplittableRandom random = new SplittableRandom(3);
         try (Backend backend = new CudaIdentityBackendFactory(new HostMemoryOps()).load(model);
              Engine engine = backend.createEngine(Models.gpuInstance(model, 0)))
@@ -81,7 +82,7 @@ class ReferenceBackendsTest
                 {
                     longs[i] = random.nextLong();
                 }
-                try (TestBatch batch = new TestBatch(config, rows))
+                try (FakeBatch batch = new FakeBatch(config, rows))
                 {
                     batch.input("INPUT0", DataType.FP32, new long[] {rows, 3}, floats)
                         .input("INPUT1", DataType.INT64, new long[] {rows, width}, longs);
@@ -98,10 +99,10 @@ class ReferenceBackendsTest
     @Test
     void identityRejectsOutputsThatDoNotMirrorInputs()
     {
-        final ModelConfig mismatched = Models.config(IDENTITY_CONFIG.replace(
+        final ModelConfig mismatched = TestModels.config(IDENTITY_CONFIG.replace(
             "{ name: \"OUTPUT0\" data_type: TYPE_FP32 dims: [ 3 ] }", "{ name: \"OUTPUT0\" data_type: TYPE_FP16 dims: [ 3 ] }"));
         final IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
-            () -> new CudaIdentityBackendFactory(new HostMemoryOps()).load(Models.context(mismatched, null)));
+            () -> new CudaIdentityBackendFactory(new HostMemoryOps()).load(TestModels.context(mismatched, null)));
         assertEquals("model 'identity' version 1: output 'OUTPUT0' (TYPE_FP16 [3]) must have the type and dims of "
             + "input 'INPUT0' (TYPE_FP32 [3])", failure.getMessage());
     }
@@ -109,8 +110,8 @@ class ReferenceBackendsTest
     @Test
     void mlpMatchesTheCpuReference() throws Exception
     {
-        final ModelConfig config = Models.config(MLP_CONFIG);
-        final ModelContext model = Models.context(config, null);
+        final ModelConfig config = TestModels.config(MLP_CONFIG);
+        final ModelContext model = TestModels.context(config, null);
         final MlpSpec spec = MlpSpec.from("test", config);
         final SplittableRandom random = new SplittableRandom(11);
         try (Backend backend = new CublasMlpBackendFactory(new HostMemoryOps(), stream -> new HostDenseKernel())
@@ -123,7 +124,7 @@ class ReferenceBackendsTest
                 {
                     input[i] = (float) (random.nextDouble() * 2 - 1);
                 }
-                try (TestBatch batch = new TestBatch(config, rows))
+                try (FakeBatch batch = new FakeBatch(config, rows))
                 {
                     batch.input("INPUT0", DataType.FP32, new long[] {rows, 16}, input);
                     engine.execute(batch);
@@ -138,7 +139,7 @@ class ReferenceBackendsTest
     @Test
     void mlpWeightsDependOnTheSeedOnly()
     {
-        final MlpSpec spec = MlpSpec.from("test", Models.config(MLP_CONFIG));
+        final MlpSpec spec = MlpSpec.from("test", TestModels.config(MLP_CONFIG));
         assertArrayEquals(MlpWeights.generate(spec).weights(1), MlpWeights.generate(spec).weights(1));
         final MlpSpec other = new MlpSpec(spec.widths(), spec.seed() + 1);
         assertTrue(MlpWeights.generate(spec).weights(0)[0] != MlpWeights.generate(other).weights(0)[0]);
@@ -154,19 +155,19 @@ class ReferenceBackendsTest
     {
         final var factory = new CublasMlpBackendFactory(new HostMemoryOps(), stream -> new HostDenseKernel());
         final IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
-            () -> factory.load(Models.context(Models.config("name: \"mlp\" backend: \"cublas_mlp\" max_batch_size: 1"),
+            () -> factory.load(TestModels.context(TestModels.config("name: \"mlp\" backend: \"cublas_mlp\" max_batch_size: 1"),
                 null)));
         assertTrue(missing.getMessage().startsWith("model 'mlp' version 1: cublas_mlp needs parameter 'layers'"),
             missing.getMessage());
         final IllegalArgumentException badWidth = assertThrows(IllegalArgumentException.class,
-            () -> factory.load(Models.context(Models.config(MLP_CONFIG.replace("16, 32, 24, 3", "16, x, 3")), null)));
+            () -> factory.load(TestModels.context(TestModels.config(MLP_CONFIG.replace("16, 32, 24, 3", "16, x, 3")), null)));
         assertEquals("model 'mlp' version 1: parameter 'layers' is '16, x, 3'; width 2 ('x') must be an integer from "
             + "1 to 32768", badWidth.getMessage());
         final IllegalArgumentException wrongDims = assertThrows(IllegalArgumentException.class,
-            () -> factory.load(Models.context(Models.config(MLP_CONFIG.replace("dims: [ 3 ]", "dims: [ 4 ]")), null)));
+            () -> factory.load(TestModels.context(TestModels.config(MLP_CONFIG.replace("dims: [ 3 ]", "dims: [ 4 ]")), null)));
         assertEquals("model 'mlp' version 1: cublas_mlp output 'OUTPUT0' must be TYPE_FP32 with dims [3] (from "
             + "parameter 'layers'), but config.pbtxt has TYPE_FP32 [4]", wrongDims.getMessage());
-        final ModelConfig completed = factory.autoComplete(Models.config("""
+        final ModelConfig completed = factory.autoComplete(TestModels.config("""
             name: "mlp" backend: "cublas_mlp" max_batch_size: 4
             parameters { key: "layers" value { string_value: "8,2" } }
             """), null, List.of());
@@ -180,11 +181,11 @@ class ReferenceBackendsTest
         final DeviceDiscovery.Result discovery = DeviceDiscovery.discover();
         Assumptions.assumeFalse(discovery.hasDevices(), "this machine has a GPU: " + discovery.reason());
         final IllegalStateException identity = assertThrows(IllegalStateException.class,
-            () -> new CudaIdentityBackendFactory().load(Models.context(Models.config(IDENTITY_CONFIG), null)));
+            () -> new CudaIdentityBackendFactory().load(TestModels.context(TestModels.config(IDENTITY_CONFIG), null)));
         assertTrue(identity.getMessage().startsWith("model 'identity' version 1: no usable GPU was found"),
             identity.getMessage());
         final IllegalStateException mlp = assertThrows(IllegalStateException.class,
-            () -> new CublasMlpBackendFactory().load(Models.context(Models.config(MLP_CONFIG), null)));
+            () -> new CublasMlpBackendFactory().load(TestModels.context(TestModels.config(MLP_CONFIG), null)));
         assertTrue(mlp.getMessage().startsWith("model 'mlp' version 1: no usable GPU was found"), mlp.getMessage());
         System.out.println("[no-gpu load error, as a user sees it] " + mlp.getMessage());
     }

@@ -1,6 +1,6 @@
 package io.ingot.trt.shim;
 
-import io.ingot.api.DataType;
+import io.ingot.tensor.DataType;
 import io.ingot.trt.testing.FakePlan;
 import io.ingot.trt.testing.FakeTrtShim;
 import org.junit.jupiter.api.AfterAll;

@@ -1,6 +1,7 @@
 package io.ingot.trt.testing;
 
 import io.ingot.config.proto.ModelConfig;
+import io.ingot.testing.TestModels;
 import io.ingot.trt.TensorRtBackendFactory;
 import io.ingot.trt.gpu.HostMemoryOps;
 
@@ -21,14 +22,14 @@ public final class LoadProbe
      */
     public static void main(final String[] args)
     {
-        final ModelConfig bare = Models.config("name: \"" + args[0] + "\" platform: \"tensorrt_plan\"");
+        final ModelConfig bare = TestModels.config("name: \"" + args[0] + "\" platform: \"tensorrt_plan\"");
         final Path plan = Path.of(args[1]);
         final TensorRtBackendFactory factory = new TensorRtBackendFactory(new HostMemoryOps());
         try
         {
             final ModelConfig config = factory.autoComplete(bare, plan.getParent().getParent(),
-                java.util.List.of(new io.ingot.repository.ModelVersion(1, plan.getParent(), plan)));
-            factory.load(Models.context(config, plan)).close();
+                java.util.List.of(new io.ingot.backend.ModelVersion(1, plan.getParent(), plan)));
+            factory.load(TestModels.context(config, plan)).close();
             System.out.println("LOADED with inputs " + config.getInputList().stream().map(i -> i.getName()).toList());
         }
         catch (final Exception failure)

@@ -1,13 +1,9 @@
 package io.ingot.trt.testing;
 
-import com.google.protobuf.TextFormat;
 import io.ingot.backend.InstanceContext;
 import io.ingot.backend.ModelContext;
-import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInstanceGroup;
-import io.ingot.device.HostPinnedAllocator;
 
-import java.nio.file.Path;
 import java.util.List;
 
 /** Builds the SPI objects a backend is given, for testing backends without the runtime core. */
@@ -15,33 +11,6 @@ public final class Models
 {
     private Models()
     {
-    }
-
-    /**
-     * @param pbtxt a configuration in protobuf text format
-     * @return the parsed configuration
-     */
-    public static ModelConfig config(final String pbtxt)
-    {
-        try
-        {
-            return TextFormat.parse(pbtxt, ModelConfig.class);
-        }
-        catch (final TextFormat.ParseException failure)
-        {
-            throw new IllegalArgumentException("bad test config: " + failure.getMessage(), failure);
-        }
-    }
-
-    /**
-     * @param config    the configuration (its name is the model's)
-     * @param modelFile the model file (version directory = its parent), or {@code null}
-     * @return the context of version 1
-     */
-    public static ModelContext context(final ModelConfig config, final Path modelFile)
-    {
-        return new ModelContext(config.getName(), 1, config, modelFile == null ? null : modelFile.getParent(),
-            modelFile, new HostPinnedAllocator());
     }
 
     /**

@@ -7,7 +7,7 @@ import io.ingot.backend.InstanceContext;
 import io.ingot.backend.ModelContext;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInstanceGroup;
-import io.ingot.repository.ModelVersion;
+import io.ingot.backend.ModelVersion;
 import io.ingot.trt.TensorRtBackendFactory;
 import io.ingot.trt.gpu.HostMemoryOps;
 

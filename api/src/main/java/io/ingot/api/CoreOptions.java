@@ -1,0 +1,213 @@
+package io.ingot.api;
+
+import io.ingot.backend.BackendFactory;
+import io.ingot.config.proto.ModelConfig;
+import io.ingot.device.PinnedAllocator;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * How to build an {@link InferenceCore}: where models come from and how its threads behave. Built with
+ * {@link #builder()}.
+ *
+ * @param repositories      model repository roots, searched in order
+ * @param inMemoryModels    models given as configs rather than directories, by name
+ * @param controlMode       which models load at start-up
+ * @param startupModels     with {@link ModelControlMode#EXPLICIT}, the models to load at start-up ({@code "*"} = all)
+ * @param modelConfigName   if set, {@code configs/<name>.pbtxt} is preferred over {@code config.pbtxt}
+ * @param idleMode          idle behaviour of batcher and instance threads
+ * @param ringSize          slots of each model's request ring (a power of two)
+ * @param pinnedAllocator   staging memory source, or {@code null} to choose automatically
+ * @param responseAllocator default output memory, or {@code null} for Ingot's pooled off-heap allocator
+ * @param serverName        name reported by server metadata
+ * @param serverVersion     version reported by server metadata
+ * @param backends          backend factories given directly, consulted before those {@link java.util.ServiceLoader}
+ *                          finds (an embedder's own engines, or a test's recording backend)
+ */
+public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMemoryModels,
+    ModelControlMode controlMode, Set<String> startupModels, String modelConfigName, IdleMode idleMode, int ringSize,
+    PinnedAllocator pinnedAllocator, ResponseAllocator responseAllocator, String serverName, String serverVersion,
+    List<BackendFactory> backends)
+{
+    /** Default slots per request ring. */
+    public static final int DEFAULT_RING_SIZE = 1024;
+
+    /** Validates and freezes the collections. */
+    public CoreOptions
+    {
+        repositories = List.copyOf(repositories);
+        inMemoryModels = Map.copyOf(inMemoryModels);
+        startupModels = Set.copyOf(startupModels);
+        backends = List.copyOf(backends);
+        Objects.requireNonNull(controlMode, "controlMode");
+        Objects.requireNonNull(idleMode, "idleMode");
+        if (ringSize < 2 || Integer.bitCount(ringSize) != 1)
+        {
+            throw new IllegalArgumentException("ring size must be a power of two >= 2, was " + ringSize);
+        }
+    }
+
+    /** @return a builder with the defaults. */
+    public static Builder builder()
+    {
+        return new Builder();
+    }
+
+    /** Builder of {@link CoreOptions}. */
+    public static final class Builder
+    {
+        private final List<Path> repositories = new ArrayList<>();
+        private final Map<String, ModelConfig> inMemoryModels = new LinkedHashMap<>();
+        private ModelControlMode controlMode = ModelControlMode.NONE;
+        private final Set<String> startupModels = new LinkedHashSet<>();
+        private String modelConfigName = "";
+        private IdleMode idleMode = IdleMode.BLOCKING;
+        private int ringSize = DEFAULT_RING_SIZE;
+        private PinnedAllocator pinnedAllocator;
+        private ResponseAllocator responseAllocator;
+        private String serverName = "ingot";
+        private String serverVersion = "0.1.0";
+        private final List<BackendFactory> backends = new ArrayList<>();
+
+        private Builder()
+        {
+        }
+
+        /**
+         * @param root a model repository directory
+         * @return this
+         */
+        public Builder modelRepository(final Path root)
+        {
+            repositories.add(root);
+            return this;
+        }
+
+        /**
+         * Adds a model given only by its config (name from {@code config.name}). Used by embedders and tests; such a
+         * model has version 1 and no files.
+         *
+         * @param config the model's configuration, as {@code config.pbtxt} would give it
+         * @return this
+         */
+        public Builder model(final ModelConfig config)
+        {
+            if (config.getName().isEmpty())
+            {
+                throw new IllegalArgumentException("an in-memory model config needs a name");
+            }
+            inMemoryModels.put(config.getName(), config);
+            return this;
+        }
+
+        /**
+         * @param mode the model control mode
+         * @return this
+         */
+        public Builder controlMode(final ModelControlMode mode)
+        {
+            controlMode = mode;
+            return this;
+        }
+
+        /**
+         * @param name a model to load at start-up in {@link ModelControlMode#EXPLICIT} mode ({@code "*"} = all)
+         * @return this
+         */
+        public Builder startupModel(final String name)
+        {
+            startupModels.add(name);
+            return this;
+        }
+
+        /**
+         * @param name prefer {@code configs/<name>.pbtxt} over {@code config.pbtxt}
+         * @return this
+         */
+        public Builder modelConfigName(final String name)
+        {
+            modelConfigName = name == null ? "" : name;
+            return this;
+        }
+
+        /**
+         * @param mode idle behaviour of Ingot's threads
+         * @return this
+         */
+        public Builder idleMode(final IdleMode mode)
+        {
+            idleMode = mode;
+            return this;
+        }
+
+        /**
+         * @param slots slots per model request ring, a power of two
+         * @return this
+         */
+        public Builder ringSize(final int slots)
+        {
+            ringSize = slots;
+            return this;
+        }
+
+        /**
+         * @param allocator staging memory source ({@code null}: automatic)
+         * @return this
+         */
+        public Builder pinnedAllocator(final PinnedAllocator allocator)
+        {
+            pinnedAllocator = allocator;
+            return this;
+        }
+
+        /**
+         * @param allocator default output memory for requests that set none ({@code null}: Ingot's pool)
+         * @return this
+         */
+        public Builder responseAllocator(final ResponseAllocator allocator)
+        {
+            responseAllocator = allocator;
+            return this;
+        }
+
+        /**
+         * @param name    reported server name
+         * @param version reported server version
+         * @return this
+         */
+        public Builder serverIdentity(final String name, final String version)
+        {
+            serverName = name;
+            serverVersion = version;
+            return this;
+        }
+
+        /**
+         * Adds a backend without registering it in {@code META-INF/services}. Factories added here are looked up
+         * before the ones on the class path, in the order added; each core built from these options shares the
+         * factory instance, so it must be thread-safe (as {@link BackendFactory} says).
+         *
+         * @param factory the backend
+         * @return this
+         */
+        public Builder backend(final BackendFactory factory)
+        {
+            backends.add(Objects.requireNonNull(factory, "factory"));
+            return this;
+        }
+
+        /** @return the options. */
+        public CoreOptions build()
+        {
+            return new CoreOptions(repositories, inMemoryModels, controlMode, startupModels, modelConfigName,
+                idleMode, ringSize, pinnedAllocator, responseAllocator, serverName, serverVersion, backends);
+        }
+    }
+}

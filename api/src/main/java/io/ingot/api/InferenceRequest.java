@@ -1,0 +1,406 @@
+package io.ingot.api;
+
+import io.ingot.tensor.DataType;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One inference request: model, optional version, id, input tensors as views over caller-owned memory, requested
+ * outputs, priority, queue timeout, and a cancellation flag.
+ *
+ * <p>A request is a mutable, reusable object so that steady-state callers allocate nothing per request: fill it,
+ * submit it, and once its response has been delivered, {@link #clearInputs() clear} and refill it. While a request is
+ * in flight (from a successful submit until its response is delivered) it must not be modified, and the memory of
+ * its inputs must stay valid and unchanged; submitting it again meanwhile is an {@link IllegalStateException}.
+ *
+ * <p>Input shapes include the batch dimension when the model's {@code max_batch_size > 0}, exactly as in Triton's
+ * protocol ({@code [1, 16]} for one row of a {@code dims: [16]} input).
+ */
+public final class InferenceRequest
+{
+    /** Version number meaning "the model's default": the highest loaded version. */
+    public static final long DEFAULT_VERSION = -1;
+
+    private static final int INITIAL_CAPACITY = 4;
+
+    private String modelName;
+    private long modelVersion = DEFAULT_VERSION;
+    private String id = "";
+    private long priority;
+    private long timeoutMicros;
+    private ResponseAllocator responseAllocator;
+
+    private int inputCount;
+    private String[] inputNames = new String[INITIAL_CAPACITY];
+    private DataType[] inputTypes = new DataType[INITIAL_CAPACITY];
+    private long[][] inputShapes = new long[INITIAL_CAPACITY][];
+    private int[] inputRanks = new int[INITIAL_CAPACITY];
+    private MemorySegment[] inputData = new MemorySegment[INITIAL_CAPACITY];
+
+    private int requestedOutputCount;
+    private String[] requestedOutputs = new String[INITIAL_CAPACITY];
+
+    private volatile boolean cancelled;
+    private volatile Runnable cancelHook;
+    private final AtomicBoolean inFlight = new AtomicBoolean();
+
+    /**
+     * @param modelName the model to run
+     */
+    public InferenceRequest(final String modelName)
+    {
+        this.modelName = modelName;
+    }
+
+    /** @return the model name. */
+    public String modelName()
+    {
+        return modelName;
+    }
+
+    /**
+     * @param modelName the model to run
+     * @return this
+     */
+    public InferenceRequest modelName(final String modelName)
+    {
+        checkIdle();
+        this.modelName = modelName;
+        return this;
+    }
+
+    /** @return the requested version, or {@link #DEFAULT_VERSION}. */
+    public long modelVersion()
+    {
+        return modelVersion;
+    }
+
+    /**
+     * @param version a version number ({@code >= 0}), or {@link #DEFAULT_VERSION}
+     * @return this
+     */
+    public InferenceRequest modelVersion(final long version)
+    {
+        checkIdle();
+        this.modelVersion = version;
+        return this;
+    }
+
+    /** @return the request id, {@code ""} when unset. */
+    public String id()
+    {
+        return id;
+    }
+
+    /**
+     * @param id the caller's id for this request, echoed in the response and in error messages
+     * @return this
+     */
+    public InferenceRequest id(final String id)
+    {
+        checkIdle();
+        this.id = id == null ? "" : id;
+        return this;
+    }
+
+    /** @return the priority; 0 means the model's default level. */
+    public long priority()
+    {
+        return priority;
+    }
+
+    /**
+     * Sets the priority level (1 is the highest). As in Triton, 0 or a value above the model's
+     * {@code priority_levels} means the model's {@code default_priority_level}; without {@code dynamic_batching}
+     * priority is ignored.
+     *
+     * @param priority the level
+     * @return this
+     */
+    public InferenceRequest priority(final long priority)
+    {
+        checkIdle();
+        this.priority = priority;
+        return this;
+    }
+
+    /** @return the queue timeout in microseconds; 0 means none. */
+    public long timeoutMicros()
+    {
+        return timeoutMicros;
+    }
+
+    /**
+     * Sets a queue timeout. As in Triton it applies only when the model's queue policy sets
+     * {@code allow_timeout_override} and a non-zero {@code default_timeout_microseconds}, and only if shorter.
+     *
+     * @param timeoutMicros the timeout, {@code >= 0}
+     * @return this
+     */
+    public InferenceRequest timeoutMicros(final long timeoutMicros)
+    {
+        checkIdle();
+        if (timeoutMicros < 0)
+        {
+            throw new IllegalArgumentException("timeout must be >= 0 microseconds, was " + timeoutMicros);
+        }
+        this.timeoutMicros = timeoutMicros;
+        return this;
+    }
+
+    /** @return the allocator for output memory, or {@code null} for the core's default. */
+    public ResponseAllocator responseAllocator()
+    {
+        return responseAllocator;
+    }
+
+    /**
+     * @param allocator where outputs are written; {@code null} selects the core's default (response-owned off-heap)
+     * @return this
+     */
+    public InferenceRequest responseAllocator(final ResponseAllocator allocator)
+    {
+        checkIdle();
+        this.responseAllocator = allocator;
+        return this;
+    }
+
+    /**
+     * Adds an input tensor. The shape values are copied; {@code data} is a view and is not copied.
+     *
+     * @param name     the input's name in the model configuration
+     * @param dataType its element type
+     * @param shape    its shape, including the batch dimension when the model batches
+     * @param data     its bytes, row-major; must stay valid until the response is delivered
+     * @return this
+     */
+    public InferenceRequest addInput(final String name, final DataType dataType, final long[] shape,
+        final MemorySegment data)
+    {
+        checkIdle();
+        if (inputCount == inputNames.length)
+        {
+            final int capacity = inputCount * 2;
+            inputNames = Arrays.copyOf(inputNames, capacity);
+            inputTypes = Arrays.copyOf(inputTypes, capacity);
+            inputShapes = Arrays.copyOf(inputShapes, capacity);
+            inputRanks = Arrays.copyOf(inputRanks, capacity);
+            inputData = Arrays.copyOf(inputData, capacity);
+        }
+        final int i = inputCount++;
+        inputNames[i] = name;
+        inputTypes[i] = dataType;
+        long[] stored = inputShapes[i];
+        if (stored == null || stored.length < shape.length)
+        {
+            stored = new long[Math.max(shape.length, 4)];
+            inputShapes[i] = stored;
+        }
+        System.arraycopy(shape, 0, stored, 0, shape.length);
+        inputRanks[i] = shape.length;
+        inputData[i] = data;
+        return this;
+    }
+
+    /**
+     * Asks for one output by name. When no output is requested, every output of the model is returned.
+     *
+     * @param name the output's name in the model configuration
+     * @return this
+     */
+    public InferenceRequest requestOutput(final String name)
+    {
+        checkIdle();
+        if (requestedOutputCount == requestedOutputs.length)
+        {
+            requestedOutputs = Arrays.copyOf(requestedOutputs, requestedOutputCount * 2);
+        }
+        requestedOutputs[requestedOutputCount++] = name;
+        return this;
+    }
+
+    /**
+     * Removes every input.
+     *
+     * @return this
+     */
+    public InferenceRequest clearInputs()
+    {
+        checkIdle();
+        for (int i = 0; i < inputCount; i++)
+        {
+            inputData[i] = null;
+        }
+        inputCount = 0;
+        return this;
+    }
+
+    /**
+     * Removes every requested output (so that all outputs are returned).
+     *
+     * @return this
+     */
+    public InferenceRequest clearRequestedOutputs()
+    {
+        checkIdle();
+        requestedOutputCount = 0;
+        return this;
+    }
+
+    /** @return the number of inputs. */
+    public int inputCount()
+    {
+        return inputCount;
+    }
+
+    /**
+     * @param index input index, in the order added
+     * @return the input's name
+     */
+    public String inputName(final int index)
+    {
+        return inputNames[checkInput(index)];
+    }
+
+    /**
+     * @param index input index
+     * @return the input's element type
+     */
+    public DataType inputDataType(final int index)
+    {
+        return inputTypes[checkInput(index)];
+    }
+
+    /**
+     * @param index input index
+     * @return the rank of the input's shape
+     */
+    public int inputRank(final int index)
+    {
+        return inputRanks[checkInput(index)];
+    }
+
+    /**
+     * @param index     input index
+     * @param dimension dimension index
+     * @return the size of that dimension
+     */
+    public long inputDim(final int index, final int dimension)
+    {
+        checkInput(index);
+        if (dimension < 0 || dimension >= inputRanks[index])
+        {
+            throw new IndexOutOfBoundsException("dimension " + dimension + " of input '" + inputNames[index]
+                + "' with rank " + inputRanks[index]);
+        }
+        return inputShapes[index][dimension];
+    }
+
+    /**
+     * @param index input index
+     * @return a copy of the input's shape
+     */
+    public long[] inputShape(final int index)
+    {
+        checkInput(index);
+        return Arrays.copyOf(inputShapes[index], inputRanks[index]);
+    }
+
+    /**
+     * @param index input index
+     * @return the input's memory
+     */
+    public MemorySegment inputData(final int index)
+    {
+        return inputData[checkInput(index)];
+    }
+
+    /** @return the number of explicitly requested outputs; 0 means all. */
+    public int requestedOutputCount()
+    {
+        return requestedOutputCount;
+    }
+
+    /**
+     * @param index requested-output index
+     * @return its name
+     */
+    public String requestedOutput(final int index)
+    {
+        if (index < 0 || index >= requestedOutputCount)
+        {
+            throw new IndexOutOfBoundsException("requested output " + index + " of " + requestedOutputCount);
+        }
+        return requestedOutputs[index];
+    }
+
+    /**
+     * Asks for cancellation. A request still queued is answered with {@link ErrorCode#CANCELLED}; one already
+     * executing completes normally (as in Triton).
+     */
+    public void cancel()
+    {
+        cancelled = true;
+        final Runnable hook = cancelHook;
+        if (hook != null)
+        {
+            hook.run();
+        }
+    }
+
+    /** @return true once {@link #cancel()} was called (cleared when the request is submitted again). */
+    public boolean isCancelled()
+    {
+        return cancelled;
+    }
+
+    /** @return true from a successful submit until the response is delivered. */
+    public boolean isInFlight()
+    {
+        return inFlight.get();
+    }
+
+    boolean tryBeginFlight(final Runnable hook)
+    {
+        if (!inFlight.compareAndSet(false, true))
+        {
+            return false;
+        }
+        cancelled = false;
+        cancelHook = hook;
+        return true;
+    }
+
+    void endFlight()
+    {
+        cancelHook = null;
+        inFlight.set(false);
+    }
+
+    private void checkIdle()
+    {
+        if (inFlight.get())
+        {
+            throw new IllegalStateException("request '" + id + "' for model '" + modelName
+                + "' is in flight; it can be changed only after its response is delivered");
+        }
+    }
+
+    private int checkInput(final int index)
+    {
+        if (index < 0 || index >= inputCount)
+        {
+            throw new IndexOutOfBoundsException("input " + index + " of " + inputCount);
+        }
+        return index;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "InferenceRequest{model='" + modelName + "', version=" + modelVersion + ", id='" + id + "', inputs="
+            + inputCount + '}';
+    }
+}

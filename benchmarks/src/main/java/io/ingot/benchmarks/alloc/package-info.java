@@ -1,6 +1,0 @@
-/**
- * Attribution of allocations on the in-process path to Ingot's threads: {@link
- * io.ingot.benchmarks.alloc.AllocationProbe} complements JMH's {@code -prof gc} (which sums every thread) by saying
- * which thread allocates how many bytes per request.
- */
-package io.ingot.benchmarks.alloc;

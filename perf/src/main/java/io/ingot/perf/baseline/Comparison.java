@@ -1,0 +1,418 @@
+package io.ingot.perf.baseline;
+
+import io.ingot.api.IdleMode;
+import io.ingot.perf.InProcessTarget;
+import io.ingot.perf.LatencyPlot;
+import io.ingot.perf.LevelResult;
+import io.ingot.perf.LoadProfiler;
+import io.ingot.perf.LoadTarget;
+import io.ingot.perf.OpenLoop;
+import io.ingot.perf.PerfException;
+import io.ingot.perf.ReportFiles;
+import io.ingot.perf.RequestInputs;
+import io.ingot.perf.RunReport;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * Runs Ingot and its real-model baselines in one process, level by level, with the measurement of
+ * {@code ingot perf} (windows until stable, HdrHistogram percentiles), and writes one JSON report per configuration,
+ * a combined latency/throughput plot and a Markdown table of absolute figures and ratios.
+ *
+ * <ul>
+ *   <li>{@code minilm}: at each concurrency N — Ingot serving MiniLM with dynamic batching (closed loop, batch-1
+ *       requests); ONNX Runtime called directly from N threads, one {@code run} per request; and ONNX Runtime run
+ *       by as many threads as Ingot has instances on pre-formed batches of the average size Ingot formed at that
+ *       level (the ideal batcher). Every configuration uses one shared session with the same intra-op threads.</li>
+ *   <li>{@code cost}: Ingot serving the built-in {@code cost} model (each execution takes a + b·batch µs) against
+ *       its computable ideal throughput: with K instances and N clients, N/(a+b) for N ≤ K, else K·B/(a+b·B) with
+ *       B = min(max batch, N/K).</li>
+ * </ul>
+ */
+@Command(name = "comparison", mixinStandardHelpOptions = true,
+    subcommands = {Comparison.MiniLm.class, Comparison.Cost.class},
+    description = "Ingot against its real-model baselines, measured in the same run.")
+public final class Comparison implements Runnable
+{
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    /**
+     * @param args {@code minilm ...} or {@code cost ...}
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(new CommandLine(new Comparison()).execute(args));
+    }
+
+    @Override
+    public void run()
+    {
+        spec.commandLine().usage(System.out);
+    }
+
+    /** Options every comparison shares. */
+    abstract static class Common implements Callable<Integer>
+    {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--concurrency", split = ",", defaultValue = "1,2,4,8,16",
+            description = "Concurrency levels (default ${DEFAULT-VALUE}).")
+        List<Integer> concurrency;
+
+        @Option(names = {"-p", "--measurement-interval"}, defaultValue = "3000",
+            description = "Window in ms (default ${DEFAULT-VALUE}).")
+        long windowMs;
+
+        @Option(names = "--warmup-interval", defaultValue = "2000",
+            description = "Warm-up per level in ms (default ${DEFAULT-VALUE}).")
+        long warmupMs;
+
+        @Option(names = {"-s", "--stability-percentage"}, defaultValue = "10",
+            description = "Stability percentage (default ${DEFAULT-VALUE}).")
+        double stabilityPct;
+
+        @Option(names = {"-r", "--max-trials"}, defaultValue = "6",
+            description = "Windows per level at most (default ${DEFAULT-VALUE}).")
+        int maxTrials;
+
+        @Option(names = "--out", required = true, description = "Directory for the JSON reports, plot and table.")
+        Path out;
+
+        @Option(names = "--instances", defaultValue = "2", description = "Ingot instances (default ${DEFAULT-VALUE}).")
+        int instances;
+
+        @Option(names = "--max-batch", defaultValue = "16",
+            description = "Ingot's max_batch_size (default ${DEFAULT-VALUE}).")
+        int maxBatch;
+
+        @Option(names = "--queue-delay-us", defaultValue = "0",
+            description = "Ingot's max_queue_delay_microseconds (default ${DEFAULT-VALUE}).")
+        long queueDelayUs;
+
+        LoadProfiler.Settings settings()
+        {
+            return new LoadProfiler.Settings(warmupMs, windowMs, stabilityPct, maxTrials, "avg",
+                OpenLoop.Distribution.CONSTANT, 16);
+        }
+
+        String command()
+        {
+            return "java -cp benchmarks/target/benchmarks.jar " + Comparison.class.getName() + " "
+                + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+        }
+
+        /** Measures one level with a closed loop of {@code clients} and reports it as {@code level}. */
+        LevelResult measure(final LoadTarget target, final RequestInputs inputs, final int clients,
+            final double level)
+        {
+            final LoadProfiler profiler = new LoadProfiler(target, LoadProfiler.Mode.CONCURRENCY, inputs.batchSize(),
+                settings(), (index, phase) ->
+                {
+                });
+            final List<LevelResult> results = profiler.run(List.of((double)clients), result ->
+            {
+            });
+            if (results.isEmpty())
+            {
+                throw PerfException.failure("no result at concurrency " + clients);
+            }
+            final LevelResult r = results.get(0);
+            return new LevelResult(level, r.requests(), r.errors(), r.delayed(), r.durationSeconds(),
+                r.requestsPerSecond(), r.inferencesPerSecond(), r.latencyUs(), r.averageBatchSize(),
+                r.serverRequestUs(), r.serverQueueUs(), r.serverComputeUs(), r.windows(), r.stable(), r.complete());
+        }
+
+        RunReport report(final String label, final String target, final String model, final int batchSize,
+            final long requestBytes, final List<LevelResult> results)
+        {
+            return new RunReport(label, command(), target, model, "", batchSize, requestBytes, "concurrency", "-",
+                windowMs, stabilityPct, RunReport.Machine.current(),
+                OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString(), results, false, null);
+        }
+
+        void writeAll(final String title, final Map<String, RunReport> reports, final String table)
+        {
+            try
+            {
+                Files.createDirectories(out);
+                final List<ReportFiles.Series> series = new ArrayList<>();
+                for (final Map.Entry<String, RunReport> entry : reports.entrySet())
+                {
+                    final Path json = out.resolve(entry.getKey() + ".json");
+                    ReportFiles.writeJson(entry.getValue(), json);
+                    series.add(ReportFiles.readSeries(json, "p99"));
+                }
+                LatencyPlot.write(out.resolve("latency-throughput-p99.png"), title + " (p99, labels: concurrency)",
+                    "p99", series, false);
+                Files.writeString(out.resolve("comparison.md"), table);
+                System.out.println(table);
+                System.out.println("wrote " + out);
+            }
+            catch (final IOException ex)
+            {
+                throw new UncheckedIOException("cannot write the comparison to " + out, ex);
+            }
+        }
+
+        static String f(final double value)
+        {
+            return Double.isFinite(value) ? String.format(Locale.ROOT, "%.1f", value) : "-";
+        }
+
+        static String ratio(final double value)
+        {
+            return Double.isFinite(value) ? String.format(Locale.ROOT, "%.2f", value) : "-";
+        }
+    }
+
+    /** MiniLM: Ingot with dynamic batching against ONNX Runtime called directly. */
+    @Command(name = "minilm", mixinStandardHelpOptions = true,
+        description = "MiniLM: Ingot (dynamic batching) vs ONNX Runtime direct, unbatched and ideally batched.")
+    static final class MiniLm extends Common
+    {
+        @Option(names = "--model-file", defaultValue = "examples/models/minilm/1/model.onnx",
+            description = "The MiniLM ONNX file (default ${DEFAULT-VALUE}; built by the onnx module).")
+        Path modelFile;
+
+        @Option(names = "--sequence-length", defaultValue = "64",
+            description = "Tokens per sequence (default ${DEFAULT-VALUE}).")
+        int sequenceLength;
+
+        @Option(names = "--intra-op-threads", defaultValue = "1",
+            description = "ONNX Runtime intra-op threads, for Ingot and the baselines (default ${DEFAULT-VALUE}).")
+        int intraOpThreads;
+
+        @Override
+        public Integer call()
+        {
+            if (!Files.isRegularFile(modelFile))
+            {
+                System.err.println("error: " + modelFile + " does not exist; build the onnx module first (mvn -pl onnx"
+                    + " -am package), which extracts MiniLM into examples/models/minilm/1/model.onnx");
+                return PerfException.FAILURE;
+            }
+            final String config = """
+                name: "minilm"
+                platform: "onnxruntime_onnx"
+                max_batch_size: %d
+                input [
+                  { name: "input_ids" data_type: TYPE_INT64 dims: [ -1 ] },
+                  { name: "attention_mask" data_type: TYPE_INT64 dims: [ -1 ] },
+                  { name: "token_type_ids" data_type: TYPE_INT64 dims: [ -1 ] }
+                ]
+                output [ { name: "last_hidden_state" data_type: TYPE_FP32 dims: [ -1, 384 ] } ]
+                dynamic_batching { max_queue_delay_microseconds: %d }
+                instance_group [ { count: %d kind: KIND_CPU } ]
+                parameters { key: "intra_op_thread_count" value { string_value: "%d" } }
+                """.formatted(maxBatch, queueDelayUs, instances, intraOpThreads);
+            final Map<String, long[]> shapes = Map.of("input_ids", new long[] {sequenceLength},
+                "attention_mask", new long[] {sequenceLength}, "token_type_ids", new long[] {sequenceLength});
+            final Map<String, String> values = Map.of("attention_mask", "1", "token_type_ids", "0");
+            final List<LevelResult> ingot = new ArrayList<>();
+            final List<LevelResult> unbatched = new ArrayList<>();
+            final List<LevelResult> batched = new ArrayList<>();
+            long requestBytes = 0;
+            try (BenchRepository repository = BenchRepository.create("minilm", config, modelFile);
+                InProcessTarget server = new InProcessTarget(repository.root(), "minilm", "", IdleMode.BLOCKING);
+                OrtDirectTarget direct = new OrtDirectTarget(modelFile, intraOpThreads))
+            {
+                final LoadTarget.ModelInfo serverInfo = server.modelInfo();
+                final RequestInputs serverInputs = RequestInputs.resolve("minilm", "", serverInfo.maxBatchSize(),
+                    serverInfo.inputs(), serverInfo.outputs(), 1, shapes, values, 1);
+                server.prepare(serverInputs);
+                requestBytes = serverInputs.requestBytes();
+                final LoadTarget.ModelInfo directInfo = direct.modelInfo();
+                for (final int n : concurrency)
+                {
+                    final LevelResult served = measure(server, serverInputs, n, n);
+                    ingot.add(served);
+                    print("Ingot dynamic batching", served);
+
+                    final RequestInputs one = RequestInputs.resolve("minilm", "", directInfo.maxBatchSize(),
+                        directInfo.inputs(), directInfo.outputs(), 1, shapes, values, 1);
+                    direct.prepare(one);
+                    final LevelResult plain = measure(direct, one, n, n);
+                    unbatched.add(plain);
+                    print("ORT direct, unbatched", plain);
+
+                    final int size = Math.max(1, (int)Math.round(served.averageBatchSize()));
+                    final RequestInputs formed = RequestInputs.resolve("minilm", "", directInfo.maxBatchSize(),
+                        directInfo.inputs(), directInfo.outputs(), size, shapes, values, 1);
+                    direct.prepare(formed);
+                    final LevelResult ideal = measure(direct, formed, Math.min(instances, n), n);
+                    batched.add(ideal);
+                    print("ORT direct, pre-formed batches of " + size, ideal);
+                }
+            }
+            final Map<String, RunReport> reports = new LinkedHashMap<>();
+            reports.put("minilm-ingot", report("Ingot, dynamic batching (" + instances + " instances)",
+                "in-process core", "minilm", 1, requestBytes, ingot));
+            reports.put("minilm-ort-unbatched", report("ONNX Runtime direct, one run per request",
+                "ONNX Runtime direct", "minilm", 1, requestBytes, unbatched));
+            reports.put("minilm-ort-batched", report("ONNX Runtime direct, pre-formed batches (" + instances
+                + " threads)", "ONNX Runtime direct", "minilm", 1, requestBytes, batched));
+            writeAll("MiniLM, sequence " + sequenceLength, reports, table(ingot, unbatched, batched));
+            return 0;
+        }
+
+        private String table(final List<LevelResult> ingot, final List<LevelResult> unbatched,
+            final List<LevelResult> batched)
+        {
+            final StringBuilder md = new StringBuilder();
+            md.append("Command: `").append(command()).append("`\n\n");
+            md.append(String.format(Locale.ROOT, "MiniLM (all-MiniLM-L6-v2, quantized), sequence length %d, "
+                + "%d Ingot instances, max_batch_size %d, max_queue_delay %d us, intra-op threads %d.%n%n",
+                sequenceLength, instances, maxBatch, queueDelayUs, intraOpThreads));
+            md.append("| N | Ingot infer/s | Ingot batch | Ingot p50 ms | Ingot p99 ms | ORT unbatched infer/s "
+                + "| ORT unbatched p99 ms | ORT batched infer/s (batch) | Ingot / ORT batched | Ingot / ORT unbatched "
+                + "| Ingot p99 / unbatched p99 |\n");
+            md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+            for (int i = 0; i < ingot.size(); i++)
+            {
+                final LevelResult a = ingot.get(i);
+                final LevelResult u = unbatched.get(i);
+                final LevelResult b = batched.get(i);
+                md.append("| ").append((long)a.level()).append(" | ").append(f(a.inferencesPerSecond()))
+                    .append(" | ").append(ratio(a.averageBatchSize())).append(" | ")
+                    .append(f(a.latencyUs().p50() / 1000)).append(" | ").append(f(a.latencyUs().p99() / 1000))
+                    .append(" | ").append(f(u.inferencesPerSecond())).append(" | ")
+                    .append(f(u.latencyUs().p99() / 1000)).append(" | ").append(f(b.inferencesPerSecond()))
+                    .append(" (").append(Math.max(1, Math.round(a.averageBatchSize()))).append(") | ")
+                    .append(ratio(a.inferencesPerSecond() / b.inferencesPerSecond())).append(" | ")
+                    .append(ratio(a.inferencesPerSecond() / u.inferencesPerSecond())).append(" | ")
+                    .append(ratio(a.latencyUs().p99() / u.latencyUs().p99())).append(" |\n");
+            }
+            return md.toString();
+        }
+    }
+
+    /** The cost model: Ingot against the computable ideal. */
+    @Command(name = "cost", mixinStandardHelpOptions = true,
+        description = "The cost model (a + b*batch us per execution): Ingot vs the ideal throughput.")
+    static final class Cost extends Common
+    {
+        @Option(names = "--base-us", defaultValue = "2000", description = "a, in us (default ${DEFAULT-VALUE}).")
+        long baseUs;
+
+        @Option(names = "--per-item-us", defaultValue = "250", description = "b, in us (default ${DEFAULT-VALUE}).")
+        long perItemUs;
+
+        @Option(names = "--mode", defaultValue = "sleep",
+            description = "sleep (CPU free) or spin (default ${DEFAULT-VALUE}).")
+        String mode;
+
+        @Override
+        public Integer call()
+        {
+            final String config = """
+                name: "cost"
+                backend: "cost"
+                max_batch_size: %d
+                input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]
+                output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]
+                dynamic_batching { max_queue_delay_microseconds: %d }
+                instance_group [ { count: %d kind: KIND_CPU } ]
+                parameters { key: "base_us" value { string_value: "%d" } }
+                parameters { key: "per_item_us" value { string_value: "%d" } }
+                parameters { key: "mode" value { string_value: "%s" } }
+                """.formatted(maxBatch, queueDelayUs, instances, baseUs, perItemUs, mode);
+            final List<LevelResult> ingot = new ArrayList<>();
+            final List<Double> ideal = new ArrayList<>();
+            long requestBytes;
+            try (BenchRepository repository = BenchRepository.create("cost", config, null);
+                InProcessTarget server = new InProcessTarget(repository.root(), "cost", "", IdleMode.BLOCKING))
+            {
+                final LoadTarget.ModelInfo info = server.modelInfo();
+                final RequestInputs inputs = RequestInputs.resolve("cost", "", info.maxBatchSize(), info.inputs(),
+                    info.outputs(), 1, Map.of(), Map.of(), 1);
+                server.prepare(inputs);
+                requestBytes = inputs.requestBytes();
+                for (final int n : concurrency)
+                {
+                    final LevelResult served = measure(server, inputs, n, n);
+                    ingot.add(served);
+                    ideal.add(idealThroughput(n));
+                    print("Ingot, cost model", served);
+                }
+            }
+            final Map<String, RunReport> reports = new LinkedHashMap<>();
+            reports.put("cost-ingot", report("Ingot, cost model", "in-process core", "cost", 1, requestBytes, ingot));
+            final List<LevelResult> idealResults = new ArrayList<>();
+            for (int i = 0; i < ingot.size(); i++)
+            {
+                final double n = ingot.get(i).level();
+                final double latency = n / ideal.get(i) * 1e6;
+                final LevelResult.Latency l = new LevelResult.Latency(latency, latency, latency, latency, latency,
+                    latency, latency, latency, 0);
+                idealResults.add(new LevelResult(n, 0, 0, 0, 0, ideal.get(i), ideal.get(i), l, idealBatch(n),
+                    Double.NaN, Double.NaN, Double.NaN, 0, true, true));
+            }
+            reports.put("cost-ideal", report("ideal (computed)", "computed", "cost", 1, requestBytes, idealResults));
+            writeAll("cost model a=" + baseUs + "us b=" + perItemUs + "us", reports, table(ingot, ideal));
+            return 0;
+        }
+
+        /** The batch each instance would run in the ideal schedule. */
+        private double idealBatch(final double clients)
+        {
+            return clients <= instances ? 1 : Math.min(maxBatch, clients / instances);
+        }
+
+        /** Inferences per second of the ideal schedule (see the class comment). */
+        double idealThroughput(final double clients)
+        {
+            if (clients <= instances)
+            {
+                return clients * 1e6 / (baseUs + perItemUs);
+            }
+            final double batch = idealBatch(clients);
+            return instances * batch * 1e6 / (baseUs + perItemUs * batch);
+        }
+
+        private String table(final List<LevelResult> ingot, final List<Double> ideal)
+        {
+            final StringBuilder md = new StringBuilder();
+            md.append("Command: `").append(command()).append("`\n\n");
+            md.append(String.format(Locale.ROOT, "cost model: a = %d us, b = %d us per item, mode %s, %d instances, "
+                + "max_batch_size %d, max_queue_delay %d us.%n%n", baseUs, perItemUs, mode, instances, maxBatch,
+                queueDelayUs));
+            md.append("| N | Ingot infer/s | ideal infer/s | Ingot / ideal | Ingot batch | ideal batch | Ingot p50 ms "
+                + "| Ingot p99 ms | ideal latency ms |\n");
+            md.append("|---|---|---|---|---|---|---|---|---|\n");
+            for (int i = 0; i < ingot.size(); i++)
+            {
+                final LevelResult a = ingot.get(i);
+                md.append("| ").append((long)a.level()).append(" | ").append(f(a.inferencesPerSecond())).append(" | ")
+                    .append(f(ideal.get(i))).append(" | ").append(ratio(a.inferencesPerSecond() / ideal.get(i)))
+                    .append(" | ").append(ratio(a.averageBatchSize())).append(" | ")
+                    .append(ratio(idealBatch(a.level()))).append(" | ").append(f(a.latencyUs().p50() / 1000))
+                    .append(" | ").append(f(a.latencyUs().p99() / 1000)).append(" | ")
+                    .append(ratio(a.level() / ideal.get(i) * 1000)).append(" |\n");
+            }
+            return md.toString();
+        }
+    }
+
+    static void print(final String what, final LevelResult r)
+    {
+        System.out.printf(Locale.ROOT, "%-45s N=%-4d %10.1f infer/s  p50 %8.2f ms  p99 %8.2f ms  batch %5.2f%s%n",
+            what, (long)r.level(), r.inferencesPerSecond(), r.latencyUs().p50() / 1000, r.latencyUs().p99() / 1000,
+            r.averageBatchSize(), r.stable() ? "" : "  (unstable)");
+    }
+}

@@ -1,6 +1,0 @@
-/**
- * The {@code ingot} command line: {@code serve}, {@code models validate} and {@code infer}, launched by the
- * {@code ./ingot} script at the repository root. Network frontends plug in as {@link io.ingot.cli.Frontend}s and
- * further subcommands as {@link io.ingot.cli.IngotSubcommand}s, both found with {@link java.util.ServiceLoader}.
- */
-package io.ingot.cli;

@@ -1,0 +1,25 @@
+package io.ingot.server;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What {@code ingot serve} tells its {@link Frontend}s.
+ *
+ * @param host        address to bind ({@code --host}, default {@code 127.0.0.1})
+ * @param httpPort    KServe v2 HTTP port ({@code --http-port}, default 8000)
+ * @param grpcPort    KServe v2 gRPC port ({@code --grpc-port}, default 8001)
+ * @param metricsPort Prometheus metrics port ({@code --metrics-port}, default 8002)
+ * @param ipcName     name of the shared-memory transport ({@code --ipc NAME}), empty when not asked for
+ * @param settings    further {@code KEY=VALUE} settings ({@code --frontend-setting}), for frontends with options of
+ *                    their own
+ */
+public record ServeOptions(String host, int httpPort, int grpcPort, int metricsPort, Optional<String> ipcName,
+    Map<String, String> settings)
+{
+    /** Freezes the settings. */
+    public ServeOptions
+    {
+        settings = Map.copyOf(settings);
+    }
+}
