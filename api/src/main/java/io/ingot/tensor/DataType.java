@@ -48,7 +48,9 @@ public enum DataType
         return byteSize;
     }
 
-    /** @return the number of this type in Triton's {@code model_config.proto} {@code DataType} enum ({@code TYPE_*}). */
+    /**
+     * @return the number of this type in Triton's {@code model_config.proto} {@code DataType} enum ({@code TYPE_*}).
+     */
     public int configNumber()
     {
         return configNumber;

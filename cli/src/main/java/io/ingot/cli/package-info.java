@@ -1,8 +1,8 @@
 /**
- * The {@code ingot} command line: {@code serve}, {@code models validate} and {@code infer}, launched by the
- * {@code ./ingot} script at the repository root. Network frontends plug in as {@link io.ingot.server.Frontend}s and
- * further subcommands as {@link io.ingot.cli.IngotSubcommand}s, both found with {@link java.util.ServiceLoader}.
+ * The {@code ingot} command line: {@code serve}, {@code models validate}, {@code infer} and {@code perf} (from the
+ * perf module), launched by the {@code ./ingot} script at the repository root. Frontends plug in as
+ * {@link io.ingot.server.Frontend}s and further subcommands as {@link io.ingot.cli.IngotSubcommand}s, both found with
+ * {@link java.util.ServiceLoader}.
  */
 package io.ingot.cli;
 
-import io.ingot.server.Frontend;

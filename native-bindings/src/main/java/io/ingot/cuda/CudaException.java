@@ -19,7 +19,8 @@ public final class CudaException extends RuntimeException
     /**
      * @param call             the CUDA function that failed, e.g. {@code "cudaMalloc"}
      * @param code             the {@code cudaError_t} value it returned (non-zero)
-     * @param errorName        CUDA's name for the code ({@code cudaGetErrorName}), e.g. {@code cudaErrorMemoryAllocation}
+     * @param errorName        CUDA's name for the code ({@code cudaGetErrorName}), e.g.
+     *                         {@code cudaErrorMemoryAllocation}
      * @param errorDescription CUDA's description of the code ({@code cudaGetErrorString})
      */
     public CudaException(final String call, final int code, final String errorName, final String errorDescription)
@@ -82,7 +83,8 @@ public final class CudaException extends RuntimeException
                 "the libcuda.so found is the toolkit's stub library, not a real NVIDIA driver "
                     + "(remove the stubs folder from LD_LIBRARY_PATH)";
             case CudaRuntime.cudaErrorInsufficientDriver ->
-                "no NVIDIA driver is installed, or it is older than this CUDA runtime (CUDA 13 needs driver 580 or newer)";
+                "no NVIDIA driver is installed, or it is older than this CUDA runtime (CUDA 13 needs driver 580 or"
+                    + " newer)";
             case CudaRuntime.cudaErrorNoDevice ->
                 "the NVIDIA driver is installed but reports no CUDA-capable device (check CUDA_VISIBLE_DEVICES)";
             case CudaRuntime.cudaErrorSystemDriverMismatch ->

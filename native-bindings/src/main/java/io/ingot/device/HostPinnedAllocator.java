@@ -17,7 +17,9 @@ public final class HostPinnedAllocator implements PinnedAllocator
     /** Page size used when the platform's cannot be read. */
     private static final long FALLBACK_PAGE_SIZE = 4096;
 
-    /** The host's page size ({@code getpagesize()}; 4096 where it cannot be read). Every allocation is aligned to it. */
+    /**
+     * The host's page size ({@code getpagesize()}; 4096 where it cannot be read). Every allocation is aligned to it.
+     */
     public static final long PAGE_SIZE = readPageSize();
 
     private volatile boolean closed;

@@ -40,7 +40,8 @@ public record LoadRange(double start, double end, double step, boolean multiplic
     public static LoadRange parse(final String text, final String option, final boolean integral)
     {
         final String form = option + " expects start[:end[:step]] with 0 < start <= end and a step N, +N or xN (N > 0;"
-            + " xN needs N > 1)" + (integral ? ", whole numbers" : "") + ", e.g. " + (integral ? "1:64:x2" : "100:800:x2")
+            + " xN needs N >"
+            + " 1)" + (integral ? ", whole numbers" : "") + ", e.g. " + (integral ? "1:64:x2" : "100:800:x2")
             + "; got '" + text + "'";
         final String[] parts = text.trim().split(":", -1);
         if (parts.length > 3 || text.isBlank())

@@ -488,11 +488,6 @@ public final class Core implements InferenceCore
         return runtime(model, version).queuedBatchSize();
     }
 
-    /** @return the number of instances of a loaded model version (for the CLI's table). */
-    public int instanceCount(final String model, final long version)
-    {
-        return runtime(model, version).instanceCount();
-    }
 
     @Override
     public void close()

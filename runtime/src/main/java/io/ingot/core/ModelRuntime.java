@@ -534,11 +534,6 @@ final class ModelRuntime implements InstanceHost, RequestCompleter
         return batcher.queuedBatchSize();
     }
 
-    /** @return the number of instances. */
-    int instanceCount()
-    {
-        return instances.size();
-    }
 
     /**
      * Stops: refuses new requests, answers queued ones UNAVAILABLE, lets formed batches execute, then releases the

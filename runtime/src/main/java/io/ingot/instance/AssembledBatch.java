@@ -18,7 +18,7 @@ import java.util.Map;
 /**
  * The {@link Batch} an instance hands its engine: inputs assembled into one staging set (or passed through for a
  * batch of one), and outputs allocated in staging or, for a batch of one, straight in the response's memory.
- * Reused for every batch of its instance; one staging set of the instance's two.
+ * Reused for every batch of its instance.
  */
 final class AssembledBatch implements Batch
 {

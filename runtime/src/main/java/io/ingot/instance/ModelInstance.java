@@ -21,8 +21,8 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * One model instance: a thread that takes batches from the model's payload queue, assembles their inputs into its
- * staging (two sets, alternating, so an asynchronous engine can run one batch while the next is assembled), runs its
- * engine, and writes each requested output once into each response's memory.
+ * staging, runs its engine, and writes each requested output once into each response's memory. The engine SPI is
+ * synchronous, so one staging set suffices: the next batch is assembled only after the engine returned.
  *
  * <p>An engine failure fails exactly its batch: every request of it gets an INTERNAL error naming the model and the
  * cause, and the instance serves the next batch.
@@ -37,8 +37,7 @@ public final class ModelInstance implements Runnable
     private final PayloadQueue payloads;
     private final ModelStatsRecorder stats;
     private final boolean batchDimension;
-    private final AssembledBatch[] staging = new AssembledBatch[2];
-    private int nextStaging;
+    private final AssembledBatch staging;
 
     /**
      * @param host      the model version
@@ -55,10 +54,7 @@ public final class ModelInstance implements Runnable
         this.payloads = host.payloads();
         this.stats = host.stats();
         this.batchDimension = host.config().getMaxBatchSize() > 0;
-        for (int i = 0; i < staging.length; i++)
-        {
-            staging[i] = new AssembledBatch(host, allocator, engine.acceptsHeapInputs());
-        }
+        this.staging = new AssembledBatch(host, allocator, engine.acceptsHeapInputs());
     }
 
     /** @return the instance's name. */
@@ -100,10 +96,7 @@ public final class ModelInstance implements Runnable
         }
         finally
         {
-            for (final AssembledBatch batch : staging)
-            {
-                batch.close();
-            }
+            staging.close();
             try
             {
                 engine.close();
@@ -125,8 +118,7 @@ public final class ModelInstance implements Runnable
         final int count = payload.count();
         final long computeStart = System.nanoTime();
         stats.executionStarted(count);
-        final AssembledBatch batch = staging[nextStaging];
-        nextStaging ^= 1;
+        final AssembledBatch batch = staging;
 
         long inputEnd = computeStart;
         long outputStart = computeStart;

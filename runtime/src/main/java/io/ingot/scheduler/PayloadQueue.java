@@ -133,26 +133,6 @@ public final class PayloadQueue
         return payload;
     }
 
-    /**
-     * Removes the queued payloads that no instance has taken yet (shutdown), claiming each.
-     *
-     * @param sink receives each payload
-     */
-    public void drainUnclaimed(final java.util.function.Consumer<Payload> sink)
-    {
-        Payload payload;
-        while ((payload = queue.poll()) != null)
-        {
-            if (payload == STOP)
-            {
-                continue;
-            }
-            // No instance will take it: give back the slot its enqueue claimed.
-            waitingConsumers.incrementAndGet();
-            payload.claimForExecution();
-            sink.accept(payload);
-        }
-    }
 
     /** Makes every instance's {@link #take()} return {@code null} once the queue ahead of it is empty. */
     public void stopInstances()

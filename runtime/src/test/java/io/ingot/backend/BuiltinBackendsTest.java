@@ -29,8 +29,10 @@ class BuiltinBackendsTest
     void addSubComputesSumAndDifferenceInInt32()
     {
         try (InferenceCore core = TestModels.core(TestModels.config("name: 'as32' backend: 'add_sub' max_batch_size: 4"
-            + " input [{ name: 'INPUT0' data_type: TYPE_INT32 dims: [3] }, { name: 'INPUT1' data_type: TYPE_INT32 dims: [3] }]"
-            + " output [{ name: 'OUTPUT0' data_type: TYPE_INT32 dims: [3] }, { name: 'OUTPUT1' data_type: TYPE_INT32 dims: [3] }]")))
+            + " input [{ name: 'INPUT0' data_type: TYPE_INT32 dims: [3] }, { name: 'INPUT1' data_type: TYPE_INT32"
+            + " dims: [3] }]"
+            + " output [{ name: 'OUTPUT0' data_type: TYPE_INT32 dims: [3] }, { name: 'OUTPUT1' data_type: TYPE_INT32"
+            + " dims: [3] }]")))
         {
             final MemorySegment a = MemorySegment.ofArray(new int[] {5, 7, 9});
             final MemorySegment b = MemorySegment.ofArray(new int[] {1, 2, 3});
@@ -50,8 +52,10 @@ class BuiltinBackendsTest
     void addSubRefusesAConfigItCannotServe()
     {
         try (InferenceCore core = TestModels.core(TestModels.config("name: 'asbad' backend: 'add_sub' max_batch_size: 4"
-            + " input [{ name: 'INPUT0' data_type: TYPE_FP64 dims: [3] }, { name: 'INPUT1' data_type: TYPE_FP64 dims: [3] }]"
-            + " output [{ name: 'OUTPUT0' data_type: TYPE_FP64 dims: [3] }, { name: 'OUTPUT1' data_type: TYPE_FP64 dims: [3] }]")))
+            + " input [{ name: 'INPUT0' data_type: TYPE_FP64 dims: [3] }, { name: 'INPUT1' data_type: TYPE_FP64 dims:"
+            + " [3] }]"
+            + " output [{ name: 'OUTPUT0' data_type: TYPE_FP64 dims: [3] }, { name: 'OUTPUT1' data_type: TYPE_FP64"
+            + " dims: [3] }]")))
         {
             final ModelIndexEntry entry = core.repositoryIndex(false).get(0);
             assertEquals("UNAVAILABLE", entry.state());

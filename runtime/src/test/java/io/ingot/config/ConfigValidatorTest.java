@@ -134,9 +134,11 @@ class ConfigValidatorTest
         assertEquals("model output must specify 'name' for m",
             failure("backend: \"python\" output [ { data_type: TYPE_FP32 dims: [ 1 ] } ]"));
         assertEquals("model input 'IN' is specified more than once for m", failure("backend: \"python\" input [ "
-            + "{ name: \"IN\" data_type: TYPE_FP32 dims: [ 1 ] }, { name: \"IN\" data_type: TYPE_INT8 dims: [ 1 ] } ]"));
+            + "{ name: \"IN\" data_type: TYPE_FP32 dims: [ 1 ] }, { name: \"IN\" data_type: TYPE_INT8 dims: [ 1 ] }"
+            + " ]"));
         assertEquals("model output 'OUT' is specified more than once for m", failure("backend: \"python\" output [ "
-            + "{ name: \"OUT\" data_type: TYPE_FP32 dims: [ 1 ] }, { name: \"OUT\" data_type: TYPE_FP32 dims: [ 2 ] } ]"));
+            + "{ name: \"OUT\" data_type: TYPE_FP32 dims: [ 1 ] }, { name: \"OUT\" data_type: TYPE_FP32 dims: [ 2 ] }"
+            + " ]"));
     }
 
     @Test
@@ -151,11 +153,14 @@ class ConfigValidatorTest
     {
         assertEquals("model output 'OUT' must specify 'dims' for m",
             failure("backend: \"python\" output [ { name: \"OUT\" data_type: TYPE_FP32 } ]"));
-        final String message = "model input 'IN' dimension must be integer >= 1, or -1 to indicate a variable-size "
-            + "dimension for m";
-        assertEquals(message, failure("backend: \"python\" input [ { name: \"IN\" data_type: TYPE_FP32 dims: [ 0 ] } ]"));
-        assertEquals(message, failure("backend: \"python\" input [ { name: \"IN\" data_type: TYPE_FP32 dims: [ 2, -2 ] } ]"));
-        assertDoesNotThrow(() -> check("backend: \"python\" input [ { name: \"IN\" data_type: TYPE_FP32 dims: [ -1, 3 ] } ]"));
+        final String message = "model input 'IN' dimension must be integer >= 1, or -1 to indicate a "
+            + "variable-size dimension for m";
+        assertEquals(message,
+            failure("backend: \"python\" input [ { name: \"IN\" data_type: TYPE_FP32 dims: [ 0 ] } ]"));
+        assertEquals(message,
+            failure("backend: \"python\" input [ { name: \"IN\" data_type: TYPE_FP32 dims: [ 2, -2 ] } ]"));
+        assertDoesNotThrow(
+            () -> check("backend: \"python\" input [ { name: \"IN\" data_type: TYPE_FP32 dims: [ -1, 3 ] } ]"));
     }
 
     @Test
@@ -201,7 +206,8 @@ class ConfigValidatorTest
         assertEquals("instance group m_0 of model m has kind KIND_GPU but no GPUs are available",
             failure("backend: \"python\" instance_group [ { kind: KIND_GPU } ]"));
         assertEquals("instance group m_0 of model m and platform  specifies profile field which is only supported "
-            + "for TensorRT models", failure("backend: \"python\" instance_group [ { kind: KIND_CPU profile: \"0\" } ]"));
+            + "for TensorRT"
+            + " models", failure("backend: \"python\" instance_group [ { kind: KIND_CPU profile: \"0\" } ]"));
     }
 
     @Test

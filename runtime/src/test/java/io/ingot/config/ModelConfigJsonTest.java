@@ -84,7 +84,8 @@ class ModelConfigJsonTest
               state [ { input_name: "I" output_name: "O" data_type: TYPE_FP32 dims: [ 4 ]
                         initial_state [ { data_type: TYPE_FP32 dims: [ 4 ] zero_data: true name: "z" } ] } ]
             }
-            model_warmup [ { name: "w" batch_size: 1 inputs { key: "I" value { data_type: TYPE_FP32 dims: [ 4 ] zero_data: true } } } ]
+            model_warmup [ { name: "w" batch_size: 1
+                inputs { key: "I" value { data_type: TYPE_FP32 dims: [ 4 ] zero_data: true } } } ]
             """);
 
         final JsonObject sequence = json.getAsJsonObject("sequence_batching");

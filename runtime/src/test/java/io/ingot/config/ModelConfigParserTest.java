@@ -229,7 +229,8 @@ class ModelConfigParserTest
     {
         final ModelConfig config = ModelConfigParser.parse("""
             name: "m"
-            scheduling_policy { priority { default_priority: 0 priority_levels [ { priority: 0 }, { priority: 1 max_queue_size: 5 } ] } }
+            scheduling_policy { priority { default_priority: 0
+                priority_levels [ { priority: 0 }, { priority: 1 max_queue_size: 5 } ] } }
             """, "cfg.pbtxt");
 
         assertTrue(config.hasDynamicBatching());
@@ -298,10 +299,12 @@ class ModelConfigParserTest
         assertTutorialError("scheduling_policy { priority { priority_levels [ { priority: 0 } ] } }",
             "must set 'default_priority'");
         assertTutorialError(
-            "scheduling_policy { priority { default_priority: 2 priority_levels [ { priority: 0 }, { priority: 1 } ] } }",
+            "scheduling_policy { priority { default_priority: 2 priority_levels [ { priority: 0 }, { priority: 1 } ] }"
+                + " }",
             "'scheduling_policy.priority.default_priority' is 2 but the listed priorities run from 0 to 1");
         assertTutorialError(
-            "scheduling_policy { priority { default_priority: 0 priority_levels [ { priority: 0 }, { priority: 0 } ] } }",
+            "scheduling_policy { priority { default_priority: 0 priority_levels [ { priority: 0 }, { priority: 0 } ] }"
+                + " }",
             "priority_levels[1]' repeats priority 0");
         assertTutorialError(
             "scheduling_policy { priority { default_priority: 0 priority_levels [ { priority: -1 } ] } }",

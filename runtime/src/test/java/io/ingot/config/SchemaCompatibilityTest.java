@@ -47,7 +47,8 @@ class SchemaCompatibilityTest
         "ModelInstanceGroup.rate_limiter 6 message", "ModelInstanceGroup.passive 7 bool",
         "ModelInstanceGroup.secondary_devices 8 message", "ModelInstanceGroup.host_policy 9 string",
         "ModelRateLimiter.resources 1 message", "ModelRateLimiter.priority 2 uint32",
-        "ModelDynamicBatching.preferred_batch_size 1 int32", "ModelDynamicBatching.max_queue_delay_microseconds 2 uint64",
+        "ModelDynamicBatching.preferred_batch_size 1"
+            + " int32", "ModelDynamicBatching.max_queue_delay_microseconds 2 uint64",
         "ModelDynamicBatching.preserve_ordering 3 bool", "ModelDynamicBatching.priority_levels 4 uint64",
         "ModelDynamicBatching.default_priority_level 5 uint64",
         "ModelDynamicBatching.default_queue_policy 6 message", "ModelDynamicBatching.priority_queue_policy 7 map",

@@ -41,8 +41,10 @@ class CoreInvariantsTest
     private ModelConfig addSub(final String name, final int instances)
     {
         return TestModels.config("name: '" + name + "' backend: 'add_sub' max_batch_size: 8"
-            + " input [{ name: 'INPUT0' data_type: TYPE_FP32 dims: [16] }, { name: 'INPUT1' data_type: TYPE_FP32 dims: [16] }]"
-            + " output [{ name: 'OUTPUT0' data_type: TYPE_FP32 dims: [16] }, { name: 'OUTPUT1' data_type: TYPE_FP32 dims: [16] }]"
+            + " input [{ name: 'INPUT0' data_type: TYPE_FP32 dims: [16] }, { name: 'INPUT1' data_type: TYPE_FP32 dims:"
+            + " [16] }]"
+            + " output [{ name: 'OUTPUT0' data_type: TYPE_FP32 dims: [16] }, { name: 'OUTPUT1' data_type: TYPE_FP32"
+            + " dims: [16] }]"
             + " instance_group [{ kind: KIND_CPU count: " + instances + " }]"
             + " dynamic_batching { preferred_batch_size: [4, 8] max_queue_delay_microseconds: 2000 }");
     }
@@ -217,7 +219,8 @@ class CoreInvariantsTest
             final InferenceException wrongType = assertThrows(InferenceException.class,
                 () -> core.submit(new InferenceRequest("errs").addInput("INPUT0", DataType.INT32,
                     new long[] {1, 16}, row).addInput("INPUT1", DataType.FP32, new long[] {1, 16}, row)));
-            assertTrue(wrongType.getMessage().contains("'INPUT0' data-type is 'INT32', but model 'errs' expects 'FP32'"),
+            assertTrue(wrongType.getMessage()
+                .contains("'INPUT0' data-type is 'INT32', but model 'errs' expects 'FP32'"),
                 wrongType.getMessage());
 
             final InferenceException wrongShape = assertThrows(InferenceException.class,
@@ -229,11 +232,13 @@ class CoreInvariantsTest
             final InferenceException missing = assertThrows(InferenceException.class,
                 () -> core.submit(new InferenceRequest("errs").addInput("INPUT0", DataType.FP32,
                     new long[] {1, 16}, row)));
-            assertTrue(missing.getMessage().contains("missing required input(s) ['INPUT1']"), missing.getMessage());
+            assertTrue(missing.getMessage().contains("missing required input(s) ['INPUT1']"),
+                missing.getMessage());
 
             final InferenceException shortData = assertThrows(InferenceException.class,
                 () -> core.submit(new InferenceRequest("errs").addInput("INPUT0", DataType.FP32,
-                    new long[] {1, 16}, row.asSlice(0, 60)).addInput("INPUT1", DataType.FP32, new long[] {1, 16}, row)));
+                    new long[] {1, 16}, row.asSlice(0, 60))
+                    .addInput("INPUT1", DataType.FP32, new long[] {1, 16}, row)));
             assertTrue(shortData.getMessage().contains("input byte size mismatch for input 'INPUT0' for model 'errs'."
                 + " Expected 64, got 60"), shortData.getMessage());
 

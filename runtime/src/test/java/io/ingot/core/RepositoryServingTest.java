@@ -35,8 +35,10 @@ class RepositoryServingTest
         name: "add_sub"
         backend: "add_sub"
         max_batch_size: 8
-        input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] }, { name: "INPUT1" data_type: TYPE_FP32 dims: [ 16 ] } ]
-        output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] }, { name: "OUTPUT1" data_type: TYPE_FP32 dims: [ 16 ] } ]
+        input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] },
+                { name: "INPUT1" data_type: TYPE_FP32 dims: [ 16 ] } ]
+        output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] },
+                 { name: "OUTPUT1" data_type: TYPE_FP32 dims: [ 16 ] } ]
         dynamic_batching { preferred_batch_size: [ 4, 8 ] max_queue_delay_microseconds: 2000 }
         """;
 
@@ -79,7 +81,8 @@ class RepositoryServingTest
         model(repo, "identity", IDENTITY, "1", "2", "01", "beta");
         model(repo, "broken", "name: 'broken' backend: 'identity' max_batch_size: -1", "1");
         model(repo, "nobackend", "backend: 'no_such_backend' max_batch_size: 1"
-            + " input [{ name: 'I' data_type: TYPE_FP32 dims: [1] }] output [{ name: 'O' data_type: TYPE_FP32 dims: [1] }]",
+            + " input [{ name: 'I' data_type: TYPE_FP32 dims: [1] }] output [{ name: 'O' data_type: TYPE_FP32 dims:"
+            + " [1] }]",
             "1");
         try (InferenceCore core = InferenceCore.open(CoreOptions.builder().modelRepository(repo).build()))
         {
@@ -138,7 +141,8 @@ class RepositoryServingTest
             for (long priority = 0; priority <= 3; priority++)
             {
                 try (InferenceResponse response = await(core.submit(new InferenceRequest("every_field")
-                    .priority(priority).timeoutMicros(500_000).addInput("INPUT0", DataType.FP32, new long[] {1, 4}, row))))
+                    .priority(priority).timeoutMicros(500_000)
+                    .addInput("INPUT0", DataType.FP32, new long[] {1, 4}, row))))
                 {
                     assertTrue(response.isOk(), "priority " + priority + ": " + response.error());
                 }

@@ -36,7 +36,8 @@ class TutorialPriorityFormBehaviourTest
 
     private static final String TUTORIAL = "name: 'tutorial'" + IO + "dynamic_batching { }"
         + " scheduling_policy { priority { default_priority: 1 priority_levels ["
-        + " { priority: 0 max_queue_size: 1 }, { priority: 1 max_queue_size: 2 }, { priority: 2 max_queue_size: 3 } ] } }";
+        + " { priority: 0 max_queue_size: 1 }, { priority: 1 max_queue_size: 2 }, { priority: 2 max_queue_size: 3 } ]"
+        + " } }";
 
     private static final String TRITON = "name: 'triton'" + IO + "dynamic_batching { priority_levels: 3"
         + " default_priority_level: 2"

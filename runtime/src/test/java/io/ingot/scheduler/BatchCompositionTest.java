@@ -26,7 +26,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Shape checks (§2.10), {@code preserve_ordering} (§2.12), {@code max_batch_size: 0} and the default scheduler (§2.13). */
+/**
+ * Shape checks (§2.10), {@code preserve_ordering} (§2.12), {@code max_batch_size: 0} and the default scheduler
+ * (§2.13).
+ */
 class BatchCompositionTest
 {
     /** This test's own recording backend: what it records is seen by no other test. */
@@ -123,7 +126,8 @@ class BatchCompositionTest
         final ModelConfig config = TestModels.config("name: 'z0' backend: 'recording' max_batch_size: 0"
             + " input [{ name: 'INPUT0' data_type: TYPE_INT32 dims: [1] }]"
             + " output [{ name: 'OUTPUT0' data_type: TYPE_INT32 dims: [1] }]"
-            + " instance_group [{ kind: KIND_CPU count: 1 }] dynamic_batching { max_queue_delay_microseconds: 100000 }");
+            + " instance_group [{ kind: KIND_CPU count: 1 }] dynamic_batching { max_queue_delay_microseconds: 100000"
+            + " }");
         try (InferenceCore core = TestModels.core(recording, config))
         {
             final List<CompletableFuture<InferenceResponse>> futures = new ArrayList<>();

@@ -9,6 +9,7 @@ import io.ingot.testing.RecordingBackend;
 import io.ingot.testing.RecordingBackend.Recorder;
 import io.ingot.testing.TestModels;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code max_queue_size} (as in Triton, a queue policy with a size disables prefetch), so nothing is batched until the
  * instance is free and the batcher sees the whole queue at once.
  */
+@Isolated("timing: measures delays or idle periods, which tests running beside it would disturb")
 class DynamicBatcherTritonTableTest
 {
     /** This test's own recording backend: what it records is seen by no other test. */
@@ -66,8 +68,8 @@ class DynamicBatcherTritonTableTest
     void emptyDynamicBatchingSendsEverythingQueuedAsOneBatch() throws Exception
     {
         // dynamic_batching {} (preferred normalized to [8], delay 0), 5×1 → one batch of 5.
-        try (InferenceCore core = TestModels.core(recording, TestModels.recording("t1", 8, "dynamic_batching {" + NO_PREFETCH
-            + "}")))
+        try (InferenceCore core = TestModels.core(recording,
+            TestModels.recording("t1", 8, "dynamic_batching {" + NO_PREFETCH + "}")))
         {
             runQueued(core, "t1", 1, 1, 1, 1, 1);
             assertEquals(List.of(1, 5), recording.recorder("t1").batchSizes());

@@ -8,6 +8,7 @@ import io.ingot.api.InferenceResponse;
 import io.ingot.testing.RecordingBackend;
 import io.ingot.testing.TestModels;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Priority levels (§2.7), queue policies: timeouts, DELAY, override, max_queue_size (§2.8, §2.9, §2.14). */
+@Isolated("timing: measures delays or idle periods, which tests running beside it would disturb")
 class PriorityAndQueuePolicyTest
 {
     /** This test's own recording backend: what it records is seen by no other test. */
@@ -107,7 +109,8 @@ class PriorityAndQueuePolicyTest
     void rejectPolicyAnswersUnavailableWhenTheQueueTimeoutExpiresEvenWhileTheInstanceIsBusy() throws Exception
     {
         try (InferenceCore core = TestModels.core(recording, TestModels.recording("q1", 8,
-            "dynamic_batching { default_queue_policy { timeout_action: REJECT default_timeout_microseconds: 100000 } }")))
+            "dynamic_batching { default_queue_policy { timeout_action: REJECT default_timeout_microseconds: 100000 }"
+                + " }")))
         {
             final var gate = gate(core, "q1");
             final InferenceResponse timedOut = await(core.submit(tagged("q1", 1, 1)));
@@ -125,7 +128,8 @@ class PriorityAndQueuePolicyTest
     void delayPolicyMovesAnExpiredRequestBehindTheUnexpiredOnesOfItsLevel() throws Exception
     {
         try (InferenceCore core = TestModels.core(recording, TestModels.recording("q2", 8,
-            "dynamic_batching { default_queue_policy { timeout_action: DELAY default_timeout_microseconds: 100000 } }")))
+            "dynamic_batching { default_queue_policy { timeout_action: DELAY default_timeout_microseconds: 100000 }"
+                + " }")))
         {
             final var gate = gate(core, "q2");
             final var expired = core.submit(tagged("q2", 1, 1));

@@ -5,7 +5,8 @@ import io.ingot.api.InferenceCore;
 /**
  * A way in to a running core that {@code ingot serve} starts: the KServe v2 HTTP and gRPC endpoints, the Prometheus
  * metrics endpoint, the shared-memory transport. Implementations live in other modules and are found with
- * {@link java.util.ServiceLoader}: register them in {@code META-INF/services/io.ingot.server.Frontend}. The command line
+ * {@link java.util.ServiceLoader}: register them in {@code META-INF/services/io.ingot.server.Frontend}. The command
+ * line
  * depends on none of them.
  *
  * <p>Lifecycle: {@code serve} opens the core, calls {@link #start} on every enabled frontend, and on shutdown

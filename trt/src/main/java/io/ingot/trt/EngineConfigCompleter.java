@@ -98,7 +98,8 @@ public final class EngineConfigCompleter
                 builder.addOutput(output);
             }
         }
-        if (maxBatchSize > 1 && config.getSchedulingChoiceCase() == ModelConfig.SchedulingChoiceCase.SCHEDULINGCHOICE_NOT_SET)
+        if (maxBatchSize > 1
+            && config.getSchedulingChoiceCase() == ModelConfig.SchedulingChoiceCase.SCHEDULINGCHOICE_NOT_SET)
         {
             builder.setDynamicBatching(ModelDynamicBatching.getDefaultInstance());
         }

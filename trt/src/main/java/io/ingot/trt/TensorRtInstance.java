@@ -165,7 +165,8 @@ final class TensorRtInstance implements Engine
         if (position < 0)
         {
             throw new InferenceException(ErrorCode.INVALID_ARG, label + ": no optimization profile of this instance "
-                + "accepts the batch (batch size " + batch.batchSize() + "): " + selector.explainMismatch(shapes, ranks));
+                + "accepts the batch (batch size"
+                + " " + batch.batchSize() + "): " + selector.explainMismatch(shapes, ranks));
         }
         final TrtExecutionContext context = contexts[position];
         for (int i = 0; i < inputCount; i++)
@@ -173,8 +174,8 @@ final class TensorRtInstance implements Engine
             if (!context.setInputShape(cNames[i], shapes[i], ranks[i]))
             {
                 throw new InferenceException(ErrorCode.INVALID_ARG, label + ": TensorRT rejected shape "
-                    + Shapes.format(shapes[i], ranks[i]) + " of input '" + tensors[i].name() + "' (optimization profile "
-                    + selector.profileAt(position) + "): " + TrtShim.lastError());
+                    + Shapes.format(shapes[i], ranks[i]) + " of input '" + tensors[i].name()
+                    + "' (optimization profile " + selector.profileAt(position) + "): " + TrtShim.lastError());
             }
         }
         boolean queued = false;

@@ -171,7 +171,8 @@ class ModelBindingTest
     {
         final EngineSignature signature = signature(input("X", TrtDataType.FLOAT, 1, 3),
             output("Y", TrtDataType.FLOAT, 1, 3));
-        final ModelConfig completed = EngineConfigCompleter.complete(LABEL, TestModels.config("name: \"m\""), signature);
+        final ModelConfig completed = EngineConfigCompleter.complete(LABEL, TestModels.config("name: \"m\""),
+            signature);
         assertEquals(0, completed.getMaxBatchSize());
         assertEquals(List.of(1L, 3L), completed.getInput(0).getDimsList());
         assertFalse(completed.hasDynamicBatching());

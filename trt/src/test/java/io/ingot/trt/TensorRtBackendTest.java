@@ -205,14 +205,14 @@ class TensorRtBackendTest
     {
         final Path file = plan("addsub", ADD_SUB_PLAN);
         final IllegalArgumentException wrongType = assertThrows(IllegalArgumentException.class,
-            () -> factory.load(TestModels.context(TestModels.config(ADD_SUB_CONFIG.replaceFirst("TYPE_FP32", "TYPE_INT32")),
-                file)));
+            () -> factory.load(TestModels.context(
+                TestModels.config(ADD_SUB_CONFIG.replaceFirst("TYPE_FP32", "TYPE_INT32")), file)));
         assertEquals("model 'addsub' version 1: input 'INPUT0' is TYPE_INT32 in config.pbtxt but the engine's tensor "
             + "is kFLOAT (TYPE_FP32)", wrongType.getMessage());
 
         final IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
-            () -> factory.load(TestModels.context(TestModels.config(ADD_SUB_CONFIG.replace("\"OUTPUT1\"", "\"SCORES\"")),
-                file)));
+            () -> factory.load(TestModels.context(
+                TestModels.config(ADD_SUB_CONFIG.replace("\"OUTPUT1\"", "\"SCORES\"")), file)));
         assertTrue(unknown.getMessage().startsWith("model 'addsub' version 1: output 'SCORES' of config.pbtxt is "
             + "not an output of the TensorRT engine; engine outputs: output OUTPUT0 kFLOAT [-1, 4]"),
             unknown.getMessage());

@@ -62,8 +62,10 @@ class TensorRtEnvironmentTest
             "output Y FLOAT 4 = copy X");
         final IllegalStateException failure = org.junit.jupiter.api.Assertions.assertThrows(
             IllegalStateException.class, () -> new TensorRtBackendFactory().load(TestModels.context(
-                TestModels.config("name: \"gpuless\" platform: \"tensorrt_plan\" input [ { name: \"X\" data_type: TYPE_FP32 "
-                    + "dims: [ 4 ] } ] output [ { name: \"Y\" data_type: TYPE_FP32 dims: [ 4 ] } ]"), plan)));
+                TestModels.config("name: \"gpuless\" platform: \"tensorrt_plan\" input [ { name: \"X\" "
+                    + "data_type: TYPE_FP32 dims: [ 4 ] } ] "
+                    + "output [ { name: \"Y\" data_type: TYPE_FP32 dims: [ 4 ] } ]"),
+                plan)));
         assertTrue(failure.getMessage().startsWith("model 'gpuless' version 1: no usable GPU was found ("),
             failure.getMessage());
     }

@@ -164,7 +164,8 @@ public final class OrtDirectTarget implements LoadTarget
         {
             for (final RequestInputs.Tensor tensor : inputs.inputs())
             {
-                final ByteBuffer buffer = ByteBuffer.allocateDirect(tensor.data().length).order(ByteOrder.nativeOrder());
+                final ByteBuffer buffer = ByteBuffer.allocateDirect(tensor.data().length)
+                    .order(ByteOrder.nativeOrder());
                 buffer.put(ByteBuffer.wrap(tensor.data()).order(ByteOrder.LITTLE_ENDIAN)).flip();
                 names.add(tensor.name());
                 buffers.add(buffer);

@@ -14,8 +14,8 @@ import java.util.concurrent.locks.LockSupport;
  * with a known latency curve, for scheduling tests and benchmarks. Parameters (in {@code config.pbtxt}):
  * <ul>
  *   <li>{@code base_us} ({@code a}, default 0) and {@code per_item_us} ({@code b}, default 0);</li>
- *   <li>{@code mode}: {@code sleep} (default: the thread parks, the CPU is free) or {@code spin} (the thread busy-waits,
- *       like a compute-bound engine).</li>
+ *   <li>{@code mode}: {@code sleep} (default: the thread parks, the CPU is free) or {@code spin} (the
+ *       thread busy-waits, like a compute-bound engine).</li>
  * </ul>
  * Outputs pair with inputs by position and are copies of them, so results can be checked.
  */

@@ -10,6 +10,7 @@ import io.ingot.ipc.client.IpcTensor;
 import io.ingot.testing.ChildProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +24,7 @@ import static io.ingot.server.ipc.IpcTestSupport.putFloats;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** Clients and servers in separate processes, as they run in production. */
+@Isolated("timing: measures delays or idle periods, which tests running beside it would disturb")
 class IpcMultiProcessTest
 {
     @Test

@@ -10,6 +10,7 @@ import io.ingot.ipc.client.IpcRequest;
 import io.ingot.ipc.client.IpcResponse;
 import io.ingot.ipc.client.IpcTensor;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The doorbells of docs/ipc.md, "Wake-ups": a sleeping IPC thread is woken by the client that writes a frame, and a
  * client sleeping for its response is woken by the server that writes it, not by a timeout.
  */
+@Isolated("timing: measures delays or idle periods, which tests running beside it would disturb")
 class IpcWakeUpTest
 {
     @Test

@@ -32,7 +32,8 @@ public final class GpuModelSupport
         final String backend)
     {
         final String label = modelLabel + " instance '" + instance.name() + "'";
-        if (instance.kind() != ModelInstanceGroup.Kind.KIND_GPU && instance.kind() != ModelInstanceGroup.Kind.KIND_MODEL)
+        if (instance.kind() != ModelInstanceGroup.Kind.KIND_GPU
+            && instance.kind() != ModelInstanceGroup.Kind.KIND_MODEL)
         {
             throw new IllegalArgumentException(label + ": " + backend + " instances run on a GPU, but the instance "
                 + "group is " + instance.kind() + "; use kind: KIND_GPU");

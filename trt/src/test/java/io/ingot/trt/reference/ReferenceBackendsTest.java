@@ -100,7 +100,8 @@ class ReferenceBackendsTest
     void identityRejectsOutputsThatDoNotMirrorInputs()
     {
         final ModelConfig mismatched = TestModels.config(IDENTITY_CONFIG.replace(
-            "{ name: \"OUTPUT0\" data_type: TYPE_FP32 dims: [ 3 ] }", "{ name: \"OUTPUT0\" data_type: TYPE_FP16 dims: [ 3 ] }"));
+            "{ name: \"OUTPUT0\" data_type: TYPE_FP32 dims: [ 3 ]"
+                + " }", "{ name: \"OUTPUT0\" data_type: TYPE_FP16 dims: [ 3 ] }"));
         final IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
             () -> new CudaIdentityBackendFactory(new HostMemoryOps()).load(TestModels.context(mismatched, null)));
         assertEquals("model 'identity' version 1: output 'OUTPUT0' (TYPE_FP16 [3]) must have the type and dims of "
@@ -155,16 +156,18 @@ class ReferenceBackendsTest
     {
         final var factory = new CublasMlpBackendFactory(new HostMemoryOps(), stream -> new HostDenseKernel());
         final IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
-            () -> factory.load(TestModels.context(TestModels.config("name: \"mlp\" backend: \"cublas_mlp\" max_batch_size: 1"),
-                null)));
+            () -> factory.load(TestModels.context(
+                TestModels.config("name: \"mlp\" backend: \"cublas_mlp\" max_batch_size: 1"), null)));
         assertTrue(missing.getMessage().startsWith("model 'mlp' version 1: cublas_mlp needs parameter 'layers'"),
             missing.getMessage());
         final IllegalArgumentException badWidth = assertThrows(IllegalArgumentException.class,
-            () -> factory.load(TestModels.context(TestModels.config(MLP_CONFIG.replace("16, 32, 24, 3", "16, x, 3")), null)));
+            () -> factory.load(TestModels.context(
+                TestModels.config(MLP_CONFIG.replace("16, 32, 24, 3", "16, x, 3")), null)));
         assertEquals("model 'mlp' version 1: parameter 'layers' is '16, x, 3'; width 2 ('x') must be an integer from "
             + "1 to 32768", badWidth.getMessage());
         final IllegalArgumentException wrongDims = assertThrows(IllegalArgumentException.class,
-            () -> factory.load(TestModels.context(TestModels.config(MLP_CONFIG.replace("dims: [ 3 ]", "dims: [ 4 ]")), null)));
+            () -> factory.load(TestModels.context(
+                TestModels.config(MLP_CONFIG.replace("dims: [ 3 ]", "dims: [ 4 ]")), null)));
         assertEquals("model 'mlp' version 1: cublas_mlp output 'OUTPUT0' must be TYPE_FP32 with dims [3] (from "
             + "parameter 'layers'), but config.pbtxt has TYPE_FP32 [4]", wrongDims.getMessage());
         final ModelConfig completed = factory.autoComplete(TestModels.config("""

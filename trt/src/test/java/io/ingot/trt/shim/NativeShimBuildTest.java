@@ -37,7 +37,8 @@ class NativeShimBuildTest
     void theHeaderIsValidCAndCxx() throws Exception
     {
         final Path c = directory.resolve("include.c");
-        java.nio.file.Files.writeString(c, "#include \"ingot_trt_shim.h\"\nint main(void) { return INGOT_TRT_MAX_DIMS; }\n");
+        java.nio.file.Files.writeString(c,
+            "#include \"ingot_trt_shim.h\"\nint main(void) { return INGOT_TRT_MAX_DIMS; }\n");
         final Result asC = run(List.of("gcc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I",
             "src/main/native", "-fsyntax-only", c.toString()), Map.of());
         assertEquals(0, asC.exit(), asC.output());

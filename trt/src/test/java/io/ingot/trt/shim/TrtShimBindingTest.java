@@ -119,7 +119,8 @@ class TrtShimBindingTest
             assertEquals(TrtTensorFormat.CHW2, image.format());
             assertArrayEquals(new long[] {2, 8, 4, 4}, image.shape());
             assertEquals(TensorIoMode.OUTPUT, signature.tensor("SUM").mode());
-            assertEquals(List.of("SUM", "DIFF", "IDS_OUT"), signature.outputs().stream().map(EngineTensor::name).toList());
+            assertEquals(List.of("SUM", "DIFF", "IDS_OUT"),
+                signature.outputs().stream().map(EngineTensor::name).toList());
 
             assertEquals(2, signature.profiles().size());
             final ShapeRange first = signature.profiles().get(0).range("INPUT0");

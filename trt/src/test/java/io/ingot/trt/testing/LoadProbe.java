@@ -9,7 +9,8 @@ import java.nio.file.Path;
 
 /**
  * Run in a child JVM by tests whose subject is process-wide state (which shim library gets bound): loads one
- * {@code tensorrt_plan} model (auto-completed from its plan) with the backend and prints {@code LOADED} or {@code FAILED: <message>}.
+ * {@code tensorrt_plan} model (auto-completed from its plan) with the backend and prints {@code LOADED} or {@code
+ * FAILED: <message>}.
  */
 public final class LoadProbe
 {

@@ -1,0 +1,152 @@
+package io.ingot.architecture;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The module rules of DESIGN.md, checked on the compiled classes of every production module (this module's test
+ * class path holds them all: cli is the one module that depends on every other but the JMH benchmarks). A rule that
+ * breaks fails {@code mvn verify} and names each offending class and dependency.
+ *
+ * <p>Classes are assigned to modules by where they were loaded from ({@code <module>/target/classes} in the reactor,
+ * {@code ingot-<module>-*.jar} otherwise), so a rule follows a class that moves packages.
+ */
+class ArchitectureRulesTest
+{
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importEveryModule()
+    {
+        classes = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .withImportOption(location -> !location.contains("/generated-sources/"))
+            .importPackages("io.ingot");
+    }
+
+    @Test
+    void everyModuleIsOnTheClassPath()
+    {
+        for (final String module : List.of("native-bindings", "ring", "api", "runtime", "onnx", "trt", "server",
+            "perf", "cli"))
+        {
+            assertTrue(classes.stream().anyMatch(inModule(module)), "no class of module " + module + " was imported");
+        }
+    }
+
+    @Test
+    void noPackageDependsOnItselfThroughOthers()
+    {
+        slices().matching("io.ingot.(**)").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void theApiAndTheBackendSpiDependOnNoImplementation()
+    {
+        final ArchRule rule = noClasses().that(inModule("api"))
+            .should().dependOnClassesThat(inModules("runtime", "ring", "onnx", "trt", "server", "perf", "cli"))
+            .because("frontends and backends compile against the API and the SPI alone; the core is found with "
+                + "ServiceLoader (InferenceCoreProvider)");
+        rule.check(classes);
+    }
+
+    @Test
+    void theLowestModulesStandAlone()
+    {
+        noClasses().that(inModule("native-bindings"))
+            .should().dependOnClassesThat(inModules("ring", "api", "runtime", "onnx", "trt", "server", "perf", "cli"))
+            .because("native-bindings is the bottom of the module graph")
+            .check(classes);
+        noClasses().that(inModule("ring"))
+            .should().dependOnClassesThat(inModules("api", "runtime", "onnx", "trt", "server", "perf", "cli"))
+            .because("the shared-memory layout and the Java IPC client run in client processes that have no other "
+                + "Ingot module")
+            .check(classes);
+    }
+
+    @Test
+    void theRuntimeKnowsNoEngineAndNoTransport()
+    {
+        noClasses().that(inModule("runtime"))
+            .should().dependOnClassesThat(inModules("onnx", "trt", "server", "perf", "cli"))
+            .orShould().dependOnClassesThat().resideInAnyPackage("io.netty..", "io.grpc..", "ai.onnxruntime..")
+            .because("runtime holds no transport and no engine: backends plug in through the SPI, frontends use the "
+                + "public API")
+            .check(classes);
+    }
+
+    @Test
+    void backendsNeverImportEachOtherTheRuntimeOrAFrontend()
+    {
+        noClasses().that(inModule("onnx"))
+            .should().dependOnClassesThat(inModules("trt", "runtime", "server", "perf", "cli"))
+            .because("a backend sees the backend SPI and the native bindings, nothing else of Ingot")
+            .check(classes);
+        noClasses().that(inModule("trt"))
+            .should().dependOnClassesThat(inModules("onnx", "runtime", "server", "perf", "cli"))
+            .because("a backend sees the backend SPI and the native bindings, nothing else of Ingot")
+            .check(classes);
+    }
+
+    @Test
+    void frontendsUseOnlyThePublicApi()
+    {
+        noClasses().that(inModule("server"))
+            .should().dependOnClassesThat(inModules("runtime", "onnx", "trt", "perf", "cli"))
+            .because("the HTTP, gRPC and shared-memory frontends serve any InferenceCore through the in-process API")
+            .check(classes);
+    }
+
+    @Test
+    void onlyTheNativeBindingsAndTheTensorRtShimBindNativeSymbols()
+    {
+        noClasses().that(DescribedPredicate.not(inModule("native-bindings")))
+            .and().resideOutsideOfPackage("io.ingot.trt.shim..")
+            .should().dependOnClassesThat().haveFullyQualifiedName("java.lang.foreign.Linker")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("java.lang.foreign.SymbolLookup")
+            .because("every native call goes through native-bindings (CUDA, cuBLAS, libc), except a backend binding "
+                + "its own engine library (TensorRT's shim)")
+            .check(classes);
+    }
+
+    /**
+     * @param module a module folder name
+     * @return the classes compiled from that module
+     */
+    static DescribedPredicate<JavaClass> inModule(final String module)
+    {
+        return inModules(module);
+    }
+
+    /**
+     * @param modules module folder names
+     * @return the classes compiled from any of them
+     */
+    static DescribedPredicate<JavaClass> inModules(final String... modules)
+    {
+        return DescribedPredicate.describe("in module " + String.join(" or ", modules), javaClass ->
+        {
+            final String location = javaClass.getSource().map(source -> source.getUri().toString()).orElse("");
+            for (final String module : modules)
+            {
+                if (location.contains("/" + module + "/target/classes/") || location.contains("/ingot-" + module + "-"))
+                {
+                    return true;
+                }
+            }
+            return false;
+        });
+    }
+}
