@@ -1,5 +1,7 @@
 package io.ingot.server.shm;
 
+import io.ingot.libc.Posix;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicLong;
@@ -11,6 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>The mapping lives in its own shared {@link Arena}. Requests {@link #tryAcquire() acquire} the region for as long
  * as they read or write it; {@link #retire() retiring} it (unregister) stops new acquisitions at once and unmaps it
  * when the last holder {@link #release() releases}, so that an in-flight request never touches unmapped memory.
+ * The object's descriptor stays open while the region is mapped, so that each use can check the object's current
+ * size ({@link #objectSize()}): a client that truncates its object after registering gets a 400, not a fault.
  */
 public final class SharedMemoryRegion
 {
@@ -22,12 +26,14 @@ public final class SharedMemoryRegion
     private final long byteSize;
     private final Arena arena;
     private final MemorySegment memory;
+    private final int fd;
     /** Number of holders in the low bits; the sign bit is set once retired. */
     private final AtomicLong state = new AtomicLong();
 
     SharedMemoryRegion(final String name, final String key, final long offset, final long byteSize,
-        final Arena arena, final MemorySegment memory)
+        final Arena arena, final MemorySegment memory, final int fd)
     {
+        this.fd = fd;
         this.name = name;
         this.key = key;
         this.offset = offset;
@@ -58,6 +64,15 @@ public final class SharedMemoryRegion
     public long byteSize()
     {
         return byteSize;
+    }
+
+    /**
+     * @return the shared-memory object's size now ({@code lseek(fd, 0, SEEK_END)}; no allocation), or -1 when it
+     *         cannot be read
+     */
+    public long objectSize()
+    {
+        return Posix.sizeOf(fd);
     }
 
     /** @return whether the mapping is still alive (false once retired and released by every holder). */
@@ -105,7 +120,7 @@ public final class SharedMemoryRegion
         final long after = state.decrementAndGet();
         if (after == RETIRED)
         {
-            arena.close();
+            unmap();
         }
     }
 
@@ -123,11 +138,17 @@ public final class SharedMemoryRegion
             {
                 if (current == 0)
                 {
-                    arena.close();
+                    unmap();
                 }
                 return;
             }
         }
+    }
+
+    private void unmap()
+    {
+        arena.close();
+        Posix.close(fd);
     }
 
     /**

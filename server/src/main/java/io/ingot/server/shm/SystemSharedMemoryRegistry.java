@@ -2,15 +2,22 @@ package io.ingot.server.shm;
 
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
+import io.ingot.ipc.HeaderDescriptor;
+import io.ingot.ipc.IpcRegion;
+import io.ingot.libc.Posix;
+import io.ingot.libc.PosixException;
+import io.ingot.server.protocol.ClientText;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.channels.FileChannel;
-import java.nio.file.AccessDeniedException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -18,8 +25,17 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The system shared-memory regions clients registered (Triton's system shared-memory extension): POSIX
- * shared-memory objects, opened by key under {@code /dev/shm} and mapped with {@link FileChannel#map}. Requests
- * reference a region by name, offset and size, and the server reads inputs from and writes outputs to it in place.
+ * shared-memory objects, opened by key under {@code /dev/shm} and mapped with {@code mmap} ({@link Posix}).
+ * Requests reference a region by name, offset and size, and the server reads inputs from and writes outputs to it
+ * in place.
+ *
+ * <p>A key names memory the client may hand to the server, never any file the server can open. An object is
+ * opened as glibc's {@code shm_open} opens it ({@code O_RDWR | O_NOFOLLOW | O_CLOEXEC} under {@code /dev/shm}, so a
+ * symbolic link is refused), and what was opened is checked with {@code fstat}: a regular file, owned by the user
+ * the server runs as, large enough for the region. Ingot's own IPC region files ({@code /dev/shm/ingot-NAME}, the
+ * IPC transport's private memory) are refused by name and by their header. Each use checks the object's current
+ * size again, so a client that truncates its object gets a 400 naming the sizes instead of a fault. Every refusal
+ * is INVALID_ARG (HTTP 400) and names the region, the key and the reason.
  *
  * <p>Unregistering a region that requests still use succeeds at once: the name is free immediately, new requests no
  * longer find it, and the mapping is released when the last of those requests completes.
@@ -30,6 +46,11 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
 {
     /** Key prefix Triton reserves for its Python backend; refused as Triton does. */
     public static final String RESERVED_KEY_PREFIX = "triton_python_backend_shm_region_";
+
+    /** Most regions registered at once: each holds a mapping and a descriptor. */
+    public static final int MAX_REGIONS = 4096;
+
+    private static final int OPEN_FLAGS = Posix.O_RDWR | Posix.O_NOFOLLOW | Posix.O_CLOEXEC | Posix.O_NONBLOCK;
 
     private final Path root;
     private final boolean enabled;
@@ -66,7 +87,7 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
         if (!enabled)
         {
             throw new InferenceException(ErrorCode.UNSUPPORTED, "Client shared memory is disabled on this server; "
-                + "start it with client shared memory allowed to register region '" + name + "'");
+                + "start it with client shared memory allowed to register region '" + shown(name) + "'");
         }
         if (name == null || name.isEmpty())
         {
@@ -75,20 +96,30 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
         final Path file = resolveKey(name, key);
         if (offset < 0 || byteSize <= 0)
         {
-            throw invalid("invalid args for shared memory region '" + name + "': offset "
+            throw invalid("invalid args for shared memory region '" + shown(name) + "': offset "
                 + Long.toUnsignedString(offset) + " and byte_size " + Long.toUnsignedString(byteSize)
                 + " must be non-negative and positive");
         }
         if (regions.containsKey(name))
         {
-            throw new InferenceException(ErrorCode.ALREADY_EXISTS, "shared memory region '" + name
+            throw new InferenceException(ErrorCode.ALREADY_EXISTS, "shared memory region '" + shown(name)
                 + "' already in manager");
+        }
+        if (regions.size() >= MAX_REGIONS)
+        {
+            throw invalid("failed to register shared memory region '" + shown(name) + "': " + MAX_REGIONS
+                + " regions are registered, the most this server holds; unregister some first");
+        }
+        if (!Posix.isAvailable())
+        {
+            throw new InferenceException(ErrorCode.UNSUPPORTED, "system shared memory is not supported on this "
+                + "platform: " + Posix.unavailableReason());
         }
         final SharedMemoryRegion region = map(name, key, file, offset, byteSize);
         if (regions.putIfAbsent(name, region) != null)
         {
             region.retire();
-            throw new InferenceException(ErrorCode.ALREADY_EXISTS, "shared memory region '" + name
+            throw new InferenceException(ErrorCode.ALREADY_EXISTS, "shared memory region '" + shown(name)
                 + "' already in manager");
         }
     }
@@ -129,7 +160,7 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
             if (region == null)
             {
                 throw new InferenceException(ErrorCode.NOT_FOUND, "Unable to find system shared memory region: '"
-                    + name + "'");
+                    + shown(name) + "'");
             }
             return List.of(region);
         }
@@ -153,15 +184,26 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
         final SharedMemoryRegion region = regions.get(regionName);
         if (region == null || !region.tryAcquire())
         {
-            throw invalid("Unable to find shared memory region: '" + regionName + "' (referenced by tensor '"
-                + tensor + "')");
+            throw invalid("Unable to find shared memory region: '" + shown(regionName) + "' (referenced by tensor '"
+                + shown(tensor) + "')");
         }
         if (offset < 0 || byteSize < 0 || offset > region.byteSize() || byteSize > region.byteSize() - offset)
         {
             region.release();
-            throw invalid("shared memory reference of tensor '" + tensor + "' is out of bounds: offset "
+            throw invalid("shared memory reference of tensor '" + shown(tensor) + "' is out of bounds: offset "
                 + Long.toUnsignedString(offset) + " + byte_size " + Long.toUnsignedString(byteSize) + " exceeds the "
-                + region.byteSize() + " bytes of region '" + regionName + "'");
+                + region.byteSize() + " bytes of region '" + shown(regionName) + "'");
+        }
+        // The client may have truncated its object since it registered it: touching mapped pages past the end of
+        // the file would fault (SIGBUS). The client is at fault, so the answer is a 400 naming the sizes.
+        final long end = region.offset() + offset + byteSize;
+        final long objectSize = region.objectSize();
+        if (objectSize < end)
+        {
+            region.release();
+            throw invalid("shared memory object '" + shown(region.key()) + "' of region '" + shown(regionName)
+                + "' is now " + objectSize + " bytes: tensor '" + shown(tensor) + "' needs bytes up to " + end
+                + " (the object was truncated after it was registered; register it again)");
         }
         return new ShmSlice(region, offset, byteSize, region.slice(offset, byteSize));
     }
@@ -177,7 +219,7 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
     {
         if (key == null)
         {
-            throw invalid("shared memory region '" + name + "' needs a 'key'");
+            throw invalid("shared memory region '" + shown(name) + "' needs a 'key'");
         }
         int start = 0;
         while (start < key.length() && key.charAt(start) == '/')
@@ -187,17 +229,22 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
         final String object = key.substring(start);
         if (object.isEmpty())
         {
-            throw invalid("shared memory key '" + key + "' of region '" + name + "' names no object");
+            throw invalid("shared memory key '" + shown(key) + "' of region '" + shown(name) + "' names no object");
         }
         if (object.startsWith(RESERVED_KEY_PREFIX))
         {
-            throw invalid("shared memory key '" + key + "' of region '" + name + "' uses the reserved prefix '"
-                + RESERVED_KEY_PREFIX + "'");
+            throw invalid("shared memory key '" + shown(key) + "' of region '" + shown(name)
+                + "' uses the reserved prefix '" + RESERVED_KEY_PREFIX + "'");
+        }
+        if (object.startsWith(IpcRegion.FILE_PREFIX))
+        {
+            throw invalid(unableToOpen(name, key, "'" + IpcRegion.FILE_PREFIX + "' names Ingot's own IPC region "
+                + "files, which hold other clients' tensors and are private to the IPC transport"));
         }
         // A POSIX shm name has no further '/': refusing it also keeps keys from escaping /dev/shm.
         if (object.indexOf('/') >= 0 || object.indexOf('\0') >= 0 || object.equals(".") || object.equals(".."))
         {
-            throw invalid("shared memory key '" + key + "' of region '" + name
+            throw invalid("shared memory key '" + shown(key) + "' of region '" + shown(name)
                 + "' is not a POSIX shared memory name (one leading '/', then no '/')");
         }
         return root.resolve(object);
@@ -206,42 +253,134 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
     private static SharedMemoryRegion map(final String name, final String key, final Path file, final long offset,
         final long byteSize)
     {
-        final Arena arena = Arena.ofShared();
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE))
+        refuseSpecialFiles(name, key, file);
+        final int fd = open(name, key, file);
+        Arena arena = null;
+        try
         {
-            final long objectSize = channel.size();
+            final Posix.FileStatus status = Posix.fstat(fd);
+            if (!status.isRegularFile())
+            {
+                throw invalid(unableToOpen(name, key, "it is " + status.typeName() + ", not a shared memory object"));
+            }
+            final int serverUser = Posix.geteuid();
+            if (status.uid() != serverUser)
+            {
+                throw invalid(unableToOpen(name, key, "the object is owned by user " + Integer.toUnsignedString(
+                    status.uid()) + ", not by the user this server runs as (" + Integer.toUnsignedString(serverUser)
+                    + "); only objects the server's own user created can be registered"));
+            }
+            if (isIpcRegion(fd))
+            {
+                throw invalid(unableToOpen(name, key, "it is an Ingot IPC region (its header is \"INGOTIPC\"), "
+                    + "which holds other clients' tensors and is private to the IPC transport"));
+            }
+            final long objectSize = status.size();
             if (offset > objectSize || byteSize > objectSize - offset)
             {
-                throw invalid("invalid args for shared memory region '" + name + "': offset " + offset
+                throw invalid("invalid args for shared memory region '" + shown(name) + "': offset " + offset
                     + " + byte_size " + byteSize + " exceeds the " + objectSize + " bytes of shared memory object '"
-                    + key + "'");
+                    + shown(key) + "'");
             }
-            final MemorySegment memory = channel.map(FileChannel.MapMode.READ_WRITE, offset, byteSize, arena);
-            return new SharedMemoryRegion(name, key, offset, byteSize, arena, memory);
+            arena = Arena.ofShared();
+            final MemorySegment memory = Posix.mapShared(fd, offset, byteSize, arena);
+            return new SharedMemoryRegion(name, key, offset, byteSize, arena, memory, fd);
+        }
+        catch (final PosixException failure)
+        {
+            closeQuietly(arena, fd);
+            throw invalid("Unable to map shared memory region '" + shown(name) + "' (key '" + shown(key) + "'): "
+                + failure.getMessage());
+        }
+        catch (final RuntimeException refused)
+        {
+            closeQuietly(arena, fd);
+            throw refused;
+        }
+    }
+
+    /**
+     * Refuses a path that is not a regular file before opening it, so that the server never opens a FIFO or a
+     * device on a client's behalf. What is opened is checked again with {@code fstat}, which is authoritative.
+     */
+    private static void refuseSpecialFiles(final String name, final String key, final Path file)
+    {
+        final BasicFileAttributes attributes;
+        try
+        {
+            attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         }
         catch (final NoSuchFileException missing)
         {
-            arena.close();
-            throw invalid("Unable to open shared memory region '" + name + "': no shared memory object with key '"
-                + key + "'");
-        }
-        catch (final AccessDeniedException denied)
-        {
-            arena.close();
-            throw invalid("Unable to open shared memory region '" + name + "': permission denied for key '" + key
-                + "'");
+            throw invalid(unableToOpen(name, key, "no shared memory object has this key"));
         }
         catch (final IOException failure)
         {
-            arena.close();
-            throw invalid("Unable to map shared memory region '" + name + "' (key '" + key + "'): "
-                + failure.getMessage());
+            throw invalid(unableToOpen(name, key, String.valueOf(failure.getMessage())));
         }
-        catch (final InferenceException refused)
+        if (attributes.isSymbolicLink())
+        {
+            throw invalid(unableToOpen(name, key, "it is a symbolic link; shared memory objects are opened without "
+                + "following links, as shm_open opens them"));
+        }
+        if (!attributes.isRegularFile())
+        {
+            throw invalid(unableToOpen(name, key, "it is " + (attributes.isDirectory() ? "a directory" : "not a "
+                + "regular file") + ", not a shared memory object"));
+        }
+    }
+
+    private static int open(final String name, final String key, final Path file)
+    {
+        try
+        {
+            return Posix.open(file.toString(), OPEN_FLAGS);
+        }
+        catch (final PosixException failure)
+        {
+            final String reason = switch (failure.errno())
+            {
+                case Posix.ENOENT -> "no shared memory object has this key";
+                case Posix.ELOOP -> "it is a symbolic link; shared memory objects are opened without following "
+                    + "links, as shm_open opens them";
+                case Posix.EACCES, Posix.EPERM -> "permission denied";
+                default -> failure.getMessage();
+            };
+            throw invalid(unableToOpen(name, key, reason));
+        }
+    }
+
+    private static boolean isIpcRegion(final int fd)
+    {
+        final byte[] head = Posix.pread(fd, HeaderDescriptor.MAGIC_OFFSET, Long.BYTES);
+        return head.length == Long.BYTES
+            && ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN).getLong() == HeaderDescriptor.MAGIC;
+    }
+
+    private static void closeQuietly(final Arena arena, final int fd)
+    {
+        if (arena != null)
         {
             arena.close();
-            throw refused;
         }
+        try
+        {
+            Posix.close(fd);
+        }
+        catch (final PosixException ignored)
+        {
+            // Nothing more can be done with a descriptor that does not close.
+        }
+    }
+
+    private static String unableToOpen(final String name, final String key, final String reason)
+    {
+        return "Unable to open shared memory region '" + shown(name) + "' with key '" + shown(key) + "': " + reason;
+    }
+
+    private static String shown(final String text)
+    {
+        return ClientText.name(text);
     }
 
     private static InferenceException invalid(final String message)

@@ -2,7 +2,11 @@ package io.ingot.server.shm;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.ingot.server.ipc.IpcServer;
 import io.ingot.server.proto.InferParameter;
+import io.ingot.server.proto.SystemSharedMemoryRegisterRequest;
 import io.ingot.server.proto.ModelInferRequest;
 import io.ingot.server.proto.ModelInferResponse;
 import io.ingot.server.testing.InferBody;
@@ -13,15 +17,22 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.http.HttpResponse;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -164,6 +175,65 @@ class SharedMemoryInferTest
             assertEquals(200, completed.statusCode(), new String(completed.body(), StandardCharsets.UTF_8));
             assertEquals(1234, object.memory().get(INT, 32));
             assertFalse(region.isMapped(), "the mapping is released once its last request completed");
+        }
+    }
+
+    private String registerError(final String region, final String key)
+    {
+        final HttpResponse<byte[]> response = server.post("/v2/systemsharedmemory/region/" + region + "/register",
+            "{\"key\":\"" + key + "\",\"offset\":0,\"byte_size\":16}");
+        assertEquals(400, response.statusCode());
+        return JsonParser.parseString(new String(response.body(), StandardCharsets.UTF_8)).getAsJsonObject()
+            .get("error").getAsString();
+    }
+
+    /** Issue 14, defects 1 and 2: over HTTP and gRPC, a planted link and a live IPC region file are refused. */
+    @Test
+    void aPlantedLinkAndALiveIpcRegionFileAreRefusedAtRegistration() throws IOException
+    {
+        final Path link = Path.of("/dev/shm", "ingot_test_link_" + UUID.randomUUID().toString().replace("-", ""));
+        Files.createSymbolicLink(link, Path.of("/etc/os-release"));
+        final String ipcName = "hardening-" + UUID.randomUUID().toString().substring(0, 8);
+        try (IpcServer ipc = IpcServer.start(server.core(), ipcName))
+        {
+            final String viaLink = registerError("planted", "/" + link.getFileName());
+            assertTrue(viaLink.contains("is a symbolic link"), viaLink);
+            final String viaIpc = registerError("ipc", "/" + ipc.path().getFileName());
+            assertTrue(viaIpc.contains("Ingot's own IPC region files"), viaIpc);
+            final StatusRuntimeException grpc = assertThrows(StatusRuntimeException.class,
+                () -> server.grpc().systemSharedMemoryRegister(SystemSharedMemoryRegisterRequest.newBuilder()
+                    .setName("planted").setKey("/" + link.getFileName()).setByteSize(16).build()));
+            assertEquals(Status.Code.INVALID_ARGUMENT, grpc.getStatus().getCode());
+            assertTrue(grpc.getStatus().getDescription().contains("is a symbolic link"),
+                grpc.getStatus().getDescription());
+            assertTrue(server.frontends().sharedMemory().status(null).isEmpty());
+        }
+        finally
+        {
+            Files.deleteIfExists(link);
+        }
+    }
+
+    /** Issue 14, defect 7: an object the client truncated after registering it is a 400, not a 500. */
+    @Test
+    void anInferenceOnATruncatedObjectIsA400NamingTheSizes() throws IOException
+    {
+        try (ShmObject object = new ShmObject(4096))
+        {
+            register("shrunk", object, 0, 4096);
+            try (FileChannel channel = FileChannel.open(Path.of("/dev/shm", object.key().substring(1)),
+                StandardOpenOption.WRITE))
+            {
+                channel.truncate(64);
+            }
+            final HttpResponse<byte[]> response = server.send(new InferBody()
+                .shmInput("INPUT0", "FP32", new long[] {1, 16}, "shrunk", 0, 64)
+                .shmInput("INPUT1", "FP32", new long[] {1, 16}, "shrunk", 64, 64)
+                .request(server.httpUrl() + "/v2/models/add_sub/infer"));
+            final String body = new String(response.body(), StandardCharsets.UTF_8);
+            assertEquals(400, response.statusCode(), body);
+            assertTrue(body.contains("is now 64 bytes: tensor 'INPUT1' needs bytes up to 128"), body);
+            server.post("/v2/systemsharedmemory/unregister", "");
         }
     }
 

@@ -2,19 +2,169 @@ package io.ingot.server.shm;
 
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
+import io.ingot.ipc.HeaderDescriptor;
+import io.ingot.ipc.SharedMemory;
+import io.ingot.libc.Posix;
 import io.ingot.server.testing.ShmObject;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+/**
+ * The registry against real objects in {@code /dev/shm}. The refusals are the defects of issue 14: a key that is a
+ * symbolic link ({@code /dev/shm/x -> /etc/os-release} let a client read and write any file the server could open),
+ * Ingot's own IPC region files, objects of other users, special files, and objects truncated after registration
+ * (which faulted into a 500). Triton opens keys with glibc's {@code shm_open} (shared_memory_manager.cc,
+ * OpenSharedMemoryRegion), which adds {@code O_NOFOLLOW}.
+ */
 class SystemSharedMemoryRegistryTest
 {
+    private static Path devShm(final String prefix)
+    {
+        return Path.of("/dev/shm", prefix + UUID.randomUUID().toString().replace("-", ""));
+    }
+
+    private static InferenceException refused(final SystemSharedMemoryRegistry registry, final String key)
+    {
+        final InferenceException refused = assertThrows(InferenceException.class,
+            () -> registry.register("r", key, 0, 16));
+        assertEquals(ErrorCode.INVALID_ARG, refused.code(), refused.getMessage());
+        assertEquals(400, refused.code().httpStatus());
+        assertTrue(refused.getMessage().contains("region 'r'") && refused.getMessage().contains(key),
+            refused.getMessage());
+        assertTrue(registry.status(null).isEmpty());
+        return refused;
+    }
+
+    @Test
+    void aSymbolicLinkPlantedInDevShmIsRefusedNamingTheReason() throws IOException
+    {
+        final Path link = devShm("ingot_test_link_");
+        Files.createSymbolicLink(link, Path.of("/etc/os-release"));
+        try (SystemSharedMemoryRegistry registry = SystemSharedMemoryRegistry.devShm())
+        {
+            final InferenceException refused = refused(registry, "/" + link.getFileName());
+            assertTrue(refused.getMessage().contains("is a symbolic link"), refused.getMessage());
+        }
+        finally
+        {
+            Files.deleteIfExists(link);
+        }
+    }
+
+    @Test
+    void ingotIpcRegionFilesAreRefusedByNameAndByTheirHeader() throws IOException
+    {
+        try (SystemSharedMemoryRegistry registry = SystemSharedMemoryRegistry.devShm())
+        {
+            final InferenceException byName = refused(registry, "/ingot-demo");
+            assertTrue(byName.getMessage().contains("Ingot's own IPC region files"), byName.getMessage());
+        }
+        // The same bytes under another name (a hard link or a copy of a region file) are refused by the magic.
+        final Path disguised = devShm("ingot_test_ipc_");
+        try (FileChannel channel = FileChannel.open(disguised, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+            StandardOpenOption.WRITE);
+             java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined())
+        {
+            channel.truncate(4096);
+            channel.map(FileChannel.MapMode.READ_WRITE, 0, 4096, arena)
+                .set(SharedMemory.LONG, HeaderDescriptor.MAGIC_OFFSET, HeaderDescriptor.MAGIC);
+        }
+        try (SystemSharedMemoryRegistry registry = SystemSharedMemoryRegistry.devShm())
+        {
+            final InferenceException byHeader = refused(registry, "/" + disguised.getFileName());
+            assertTrue(byHeader.getMessage().contains("it is an Ingot IPC region"), byHeader.getMessage());
+        }
+        finally
+        {
+            Files.deleteIfExists(disguised);
+        }
+    }
+
+    @Test
+    void directoriesAndFifosAreRefusedWithoutBeingOpenedAsObjects() throws IOException, InterruptedException
+    {
+        final Path directory = Files.createDirectory(devShm("ingot_test_dir_"));
+        final Path fifo = devShm("ingot_test_fifo_");
+        try (SystemSharedMemoryRegistry registry = SystemSharedMemoryRegistry.devShm())
+        {
+            assertTrue(refused(registry, "/" + directory.getFileName()).getMessage().contains("it is a directory"));
+            final Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).redirectErrorStream(true).start();
+            assumeTrue(mkfifo.waitFor(10, TimeUnit.SECONDS) && mkfifo.exitValue() == 0, "mkfifo is not available");
+            assertTrue(refused(registry, "/" + fifo.getFileName()).getMessage().contains("not a regular file"));
+        }
+        finally
+        {
+            Files.deleteIfExists(directory);
+            Files.deleteIfExists(fifo);
+        }
+    }
+
+    @Test
+    void anObjectOfAnotherUserIsRefused() throws IOException
+    {
+        assumeTrue(Posix.geteuid() == 0, "giving a file to another user needs root; this test runs as uid "
+            + Posix.geteuid());
+        try (ShmObject object = new ShmObject(4096);
+             SystemSharedMemoryRegistry registry = SystemSharedMemoryRegistry.devShm())
+        {
+            final Path file = Path.of("/dev/shm", object.key().substring(1));
+            Files.setAttribute(file, "unix:uid", 65534);
+            final InferenceException refused = refused(registry, object.key());
+            assertTrue(refused.getMessage().contains("owned by user 65534, not by the user this server runs as (0)"),
+                refused.getMessage());
+        }
+    }
+
+    @Test
+    void anObjectTruncatedAfterRegistrationIsRefusedAtUseWith400() throws IOException
+    {
+        try (ShmObject object = new ShmObject(8192);
+             SystemSharedMemoryRegistry registry = SystemSharedMemoryRegistry.devShm())
+        {
+            registry.register("r", object.key(), 4096, 4096);
+            registry.acquire("r", 0, 4096, "INPUT0").release();
+            try (FileChannel channel = FileChannel.open(Path.of("/dev/shm", object.key().substring(1)),
+                StandardOpenOption.WRITE))
+            {
+                channel.truncate(4100);
+            }
+            registry.acquire("r", 0, 4, "INPUT0").release();
+            final InferenceException truncated = assertThrows(InferenceException.class,
+                () -> registry.acquire("r", 0, 16, "INPUT0"));
+            assertEquals(ErrorCode.INVALID_ARG, truncated.code());
+            assertTrue(truncated.getMessage().contains("is now 4100 bytes: tensor 'INPUT0' needs bytes up to 4112"),
+                truncated.getMessage());
+            assertEquals(0, registry.status("r").getFirst().holders());
+        }
+    }
+
+    @Test
+    void namesEchoedInRefusalsAreCut()
+    {
+        try (SystemSharedMemoryRegistry registry = SystemSharedMemoryRegistry.devShm())
+        {
+            final String longName = "n".repeat(20_000);
+            final InferenceException unknown = assertThrows(InferenceException.class,
+                () -> registry.acquire(longName, 0, 8, "INPUT0"));
+            assertTrue(unknown.getMessage().length() < 600, "message of " + unknown.getMessage().length() + " chars");
+            assertTrue(unknown.getMessage().contains("(20000 characters)"), unknown.getMessage());
+        }
+    }
+
     @Test
     void registeredRegionIsReadAndWrittenInPlace()
     {
