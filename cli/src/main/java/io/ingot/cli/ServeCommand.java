@@ -3,6 +3,7 @@ package io.ingot.cli;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.ModelControlMode;
 import io.ingot.server.Frontend;
+import io.ingot.server.RunningFrontend;
 import io.ingot.server.ServeOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -10,6 +11,7 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,8 +24,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code ingot serve}: loads every model of the repositories, prints the model table, starts the frontends found on
- * the class path and serves until interrupted. On SIGINT or SIGTERM the frontends stop first, then the core closes,
- * answering every queued request (with UNAVAILABLE) and letting executing batches finish.
+ * the class path and serves until interrupted.
+ *
+ * <p>On SIGINT (Ctrl-C) or SIGTERM it stops gracefully, within {@code --exit-timeout-secs} (Triton's option, default
+ * 30): every frontend stops accepting connections and requests; the core closes, answering every queued request
+ * UNAVAILABLE and letting running batches finish; every frontend delivers the answers of the requests it took; then
+ * the frontends close and the process exits (0, or 1 when the timeout cut the drain short). A second signal exits
+ * at once ({@link ShutdownSignals}).
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = "Load every model of the repositories and serve them until interrupted (Ctrl-C).")
@@ -68,6 +75,22 @@ final class ServeCommand implements Callable<Integer>
         description = "A setting passed to the frontends (each reads the keys it knows).")
     Map<String, String> frontendSettings = new LinkedHashMap<>();
 
+    @Option(names = "--http-restricted-api", paramLabel = "<apis>:<key>=<value>",
+        description = "Triton's option: HTTP endpoints of the comma-separated APIs (health, metadata, inference, "
+            + "shared-memory, model-config, model-repository, statistics, trace, logging) answer only requests with "
+            + "header <key>: <value> (others get 403). Repeatable, one API per option at most.")
+    List<String> httpRestrictedApi = new ArrayList<>();
+
+    @Option(names = "--grpc-restricted-protocol", paramLabel = "<protocols>:<key>=<value>",
+        description = "Triton's option: gRPC methods of the comma-separated protocols (as --http-restricted-api) "
+            + "answer only calls with metadata triton-grpc-protocol-<key>: <value> (others get UNAVAILABLE).")
+    List<String> grpcRestrictedProtocol = new ArrayList<>();
+
+    @Option(names = "--exit-timeout-secs", paramLabel = "SECONDS", defaultValue = "30",
+        description = "On SIGINT/SIGTERM, how long to wait for requests in flight before exiting anyway "
+            + "(default ${DEFAULT-VALUE}, Triton's).")
+    int exitTimeoutSecs;
+
     private final CoreOpener opener;
     private final PrintStream out;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
@@ -99,11 +122,16 @@ final class ServeCommand implements Callable<Integer>
             default -> throw CliException.usage("--model-control-mode must be none or explicit, was '" + controlMode
                 + "'");
         }
+        if (exitTimeoutSecs < 0)
+        {
+            throw CliException.usage("--exit-timeout-secs must be 0 or more, was " + exitTimeoutSecs);
+        }
         final InferenceCore core = opener.open(options.build());
-        final Deque<AutoCloseable> frontends = new ArrayDeque<>();
+        final Deque<RunningFrontend> frontends = new ArrayDeque<>();
         final Thread hook = Thread.ofPlatform().unstarted(this::requestStopAndWait);
         Runtime.getRuntime().addShutdownHook(hook);
-        try
+        boolean closed = false;
+        try (ShutdownSignals ignored = ShutdownSignals.install(this::stop, out))
         {
             final ModelTable table = ModelTable.of(core);
             table.print(out);
@@ -118,13 +146,16 @@ final class ServeCommand implements Callable<Integer>
             out.flush();
             serving.countDown();
             stopRequested.await();
-            out.println("Stopping: closing frontends, then answering queued requests...");
-            return 0;
+            closed = true;
+            return stopGracefully(core, frontends);
         }
         finally
         {
-            closeAll(frontends);
-            core.close();
+            if (!closed)
+            {
+                closeAll(frontends);
+                core.close();
+            }
             out.println("Stopped.");
             out.flush();
             stopped.countDown();
@@ -132,10 +163,51 @@ final class ServeCommand implements Callable<Integer>
         }
     }
 
-    private void startFrontends(final InferenceCore core, final Deque<AutoCloseable> started) throws Exception
+    /**
+     * Stops accepting everywhere, closes the core, waits for every frontend to deliver its answers, closes the
+     * frontends; all within the exit timeout.
+     *
+     * @return 0 when every request was answered in time, 1 when the timeout cut the drain short
+     */
+    private int stopGracefully(final InferenceCore core, final Deque<RunningFrontend> frontends)
+        throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(exitTimeoutSecs);
+        out.println("Stopping: accepting no new requests; answering those in flight (at most " + exitTimeoutSecs
+            + " s)...");
+        out.flush();
+        for (final RunningFrontend frontend : frontends)
+        {
+            try
+            {
+                frontend.stopAccepting();
+            }
+            catch (final RuntimeException e)
+            {
+                System.err.println("warning: a frontend failed to stop accepting: " + e.getMessage());
+            }
+        }
+        // The core answers queued requests UNAVAILABLE and lets running batches finish; the frontends deliver.
+        final Thread closer = Thread.ofPlatform().name("ingot-core-close").start(core::close);
+        closer.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        boolean drained = !closer.isAlive();
+        for (final RunningFrontend frontend : frontends)
+        {
+            drained &= frontend.awaitDrained(deadline);
+        }
+        if (!drained)
+        {
+            out.println("Exit timeout of " + exitTimeoutSecs + " s reached with requests still in flight: exiting "
+                + "without their answers.");
+        }
+        closeAll(frontends);
+        return drained ? 0 : 1;
+    }
+
+    private void startFrontends(final InferenceCore core, final Deque<RunningFrontend> started) throws Exception
     {
         final ServeOptions options = new ServeOptions(host, httpPort, grpcPort, metricsPort,
-            Optional.ofNullable(ipcName), frontendSettings);
+            Optional.ofNullable(ipcName), frontendSettings, httpRestrictedApi, grpcRestrictedProtocol);
         int count = 0;
         for (final Frontend frontend : ServiceLoader.load(Frontend.class))
         {
@@ -162,7 +234,7 @@ final class ServeCommand implements Callable<Integer>
         }
     }
 
-    private static void closeAll(final Deque<AutoCloseable> frontends)
+    private static void closeAll(final Deque<RunningFrontend> frontends)
     {
         while (!frontends.isEmpty())
         {
@@ -182,7 +254,7 @@ final class ServeCommand implements Callable<Integer>
         stopRequested.countDown();
         try
         {
-            stopped.await(60, TimeUnit.SECONDS);
+            stopped.await(exitTimeoutSecs + 10L, TimeUnit.SECONDS);
         }
         catch (final InterruptedException e)
         {

@@ -2,12 +2,13 @@ package io.ingot.cli;
 
 import io.ingot.api.InferenceCore;
 import io.ingot.server.Frontend;
+import io.ingot.server.RunningFrontend;
 import io.ingot.server.ServeOptions;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** A frontend registered for the tests: records what {@code serve} tells it, and checks the core is live on close. */
+/** A frontend registered for the tests: records what {@code serve} tells it, and whether the core was live then. */
 public final class RecordingFrontend implements Frontend
 {
     /** What happened, in order, across instances. */
@@ -31,10 +32,30 @@ public final class RecordingFrontend implements Frontend
     }
 
     @Override
-    public AutoCloseable start(final InferenceCore core, final ServeOptions options)
+    public RunningFrontend start(final InferenceCore core, final ServeOptions options)
     {
         EVENTS.add("start http=" + options.httpPort() + " grpc=" + options.grpcPort() + " metrics="
             + options.metricsPort() + " ipc=" + options.ipcName().orElse("-") + " settings=" + options.settings());
-        return () -> EVENTS.add("close live=" + core.isLive());
+        return new RunningFrontend()
+        {
+            @Override
+            public void stopAccepting()
+            {
+                EVENTS.add("stop accepting live=" + core.isLive());
+            }
+
+            @Override
+            public boolean awaitDrained(final long deadlineNanos)
+            {
+                EVENTS.add("drained live=" + core.isLive());
+                return true;
+            }
+
+            @Override
+            public void close()
+            {
+                EVENTS.add("close live=" + core.isLive());
+            }
+        };
     }
 }

@@ -9,9 +9,9 @@ import io.ingot.api.InferenceCore;
  * line
  * depends on none of them.
  *
- * <p>Lifecycle: {@code serve} opens the core, calls {@link #start} on every enabled frontend, and on shutdown
- * closes the returned handles (in reverse order) before it closes the core, so that a frontend stops accepting new
- * requests while the core still answers the ones already queued.
+ * <p>Lifecycle: {@code serve} opens the core, calls {@link #start} on every enabled frontend, and on shutdown stops
+ * them as {@link RunningFrontend} describes: every frontend stops accepting, the core closes and answers what it
+ * holds, every frontend delivers those answers, then every frontend closes.
  */
 public interface Frontend
 {
@@ -42,8 +42,8 @@ public interface Frontend
      *
      * @param core    the running core
      * @param options ports, host and settings from the command line
-     * @return a handle whose {@code close()} stops the frontend and waits for its in-flight calls to be answered
+     * @return the running frontend, to be stopped in {@link RunningFrontend}'s order
      * @throws Exception when it cannot start (a port in use, ...); {@code serve} then stops with the message
      */
-    AutoCloseable start(InferenceCore core, ServeOptions options) throws Exception;
+    RunningFrontend start(InferenceCore core, ServeOptions options) throws Exception;
 }

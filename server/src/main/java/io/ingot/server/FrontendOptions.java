@@ -1,5 +1,8 @@
 package io.ingot.server;
 
+import io.ingot.server.grpc.GrpcLimits;
+import io.ingot.server.http.HttpLimits;
+
 import java.util.Objects;
 
 /**
@@ -10,12 +13,16 @@ import java.util.Objects;
  * @param grpcPort             KServe v2 gRPC port (Triton's default 8001)
  * @param metricsPort          Prometheus metrics port (Triton's default 8002)
  * @param maxHttpRequestBytes  largest HTTP request body, compressed or decompressed (Triton's default 64 MiB)
- * @param maxGrpcMessageBytes  largest inbound gRPC message (Triton's clients use INT32_MAX)
  * @param allowClientShm       whether clients may register system shared-memory regions
  * @param httpThreads          event-loop threads of the HTTP and metrics listeners
+ * @param httpLimits           connections, timeouts and body memory of the HTTP listener
+ * @param grpcLimits           message size, connections, keepalive and idle limits of the gRPC listener
+ * @param httpRestricted       HTTP endpoints restricted to a header ({@code --http-restricted-api})
+ * @param grpcRestricted       gRPC methods restricted to a header ({@code --grpc-restricted-protocol})
  */
 public record FrontendOptions(String host, int httpPort, int grpcPort, int metricsPort, long maxHttpRequestBytes,
-    int maxGrpcMessageBytes, boolean allowClientShm, int httpThreads)
+    boolean allowClientShm, int httpThreads, HttpLimits httpLimits, GrpcLimits grpcLimits,
+    RestrictedApis httpRestricted, RestrictedApis grpcRestricted)
 {
     /** Default HTTP port. */
     public static final int DEFAULT_HTTP_PORT = 8000;
@@ -32,14 +39,14 @@ public record FrontendOptions(String host, int httpPort, int grpcPort, int metri
     public FrontendOptions
     {
         Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(httpLimits, "httpLimits");
+        Objects.requireNonNull(grpcLimits, "grpcLimits");
+        Objects.requireNonNull(httpRestricted, "httpRestricted");
+        Objects.requireNonNull(grpcRestricted, "grpcRestricted");
         if (maxHttpRequestBytes <= 0 || maxHttpRequestBytes > Integer.MAX_VALUE - 8)
         {
             throw new IllegalArgumentException("the HTTP request limit must be between 1 byte and 2 GiB, was "
                 + maxHttpRequestBytes);
-        }
-        if (maxGrpcMessageBytes <= 0)
-        {
-            throw new IllegalArgumentException("the gRPC message limit must be positive, was " + maxGrpcMessageBytes);
         }
         if (httpThreads <= 0)
         {
@@ -54,12 +61,12 @@ public record FrontendOptions(String host, int httpPort, int grpcPort, int metri
         }
     }
 
-    /** @return Triton's defaults, bound to loopback, client shared memory allowed. */
+    /** @return Triton's defaults, bound to loopback, client shared memory allowed, nothing restricted. */
     public static FrontendOptions defaults()
     {
         return new FrontendOptions(DEFAULT_HOST, DEFAULT_HTTP_PORT, DEFAULT_GRPC_PORT, DEFAULT_METRICS_PORT,
-            DEFAULT_MAX_HTTP_REQUEST_BYTES, Integer.MAX_VALUE, true,
-            Math.max(2, Runtime.getRuntime().availableProcessors()));
+            DEFAULT_MAX_HTTP_REQUEST_BYTES, true, Math.max(2, Runtime.getRuntime().availableProcessors()),
+            HttpLimits.defaults(), GrpcLimits.defaults(), RestrictedApis.none(), RestrictedApis.none());
     }
 
     /**
@@ -68,8 +75,8 @@ public record FrontendOptions(String host, int httpPort, int grpcPort, int metri
      */
     public FrontendOptions withHost(final String newHost)
     {
-        return new FrontendOptions(newHost, httpPort, grpcPort, metricsPort, maxHttpRequestBytes,
-            maxGrpcMessageBytes, allowClientShm, httpThreads);
+        return new FrontendOptions(newHost, httpPort, grpcPort, metricsPort, maxHttpRequestBytes, allowClientShm,
+            httpThreads, httpLimits, grpcLimits, httpRestricted, grpcRestricted);
     }
 
     /**
@@ -80,8 +87,8 @@ public record FrontendOptions(String host, int httpPort, int grpcPort, int metri
      */
     public FrontendOptions withPorts(final int http, final int grpc, final int metrics)
     {
-        return new FrontendOptions(host, http, grpc, metrics, maxHttpRequestBytes, maxGrpcMessageBytes,
-            allowClientShm, httpThreads);
+        return new FrontendOptions(host, http, grpc, metrics, maxHttpRequestBytes, allowClientShm, httpThreads,
+            httpLimits, grpcLimits, httpRestricted, grpcRestricted);
     }
 
     /**
@@ -90,8 +97,8 @@ public record FrontendOptions(String host, int httpPort, int grpcPort, int metri
      */
     public FrontendOptions withMaxHttpRequestBytes(final long bytes)
     {
-        return new FrontendOptions(host, httpPort, grpcPort, metricsPort, bytes, maxGrpcMessageBytes,
-            allowClientShm, httpThreads);
+        return new FrontendOptions(host, httpPort, grpcPort, metricsPort, bytes, allowClientShm, httpThreads,
+            httpLimits, grpcLimits, httpRestricted, grpcRestricted);
     }
 
     /**
@@ -100,7 +107,38 @@ public record FrontendOptions(String host, int httpPort, int grpcPort, int metri
      */
     public FrontendOptions withClientShm(final boolean allowed)
     {
-        return new FrontendOptions(host, httpPort, grpcPort, metricsPort, maxHttpRequestBytes,
-            maxGrpcMessageBytes, allowed, httpThreads);
+        return new FrontendOptions(host, httpPort, grpcPort, metricsPort, maxHttpRequestBytes, allowed, httpThreads,
+            httpLimits, grpcLimits, httpRestricted, grpcRestricted);
+    }
+
+    /**
+     * @param limits the HTTP listener's bounds
+     * @return a copy with them
+     */
+    public FrontendOptions withHttpLimits(final HttpLimits limits)
+    {
+        return new FrontendOptions(host, httpPort, grpcPort, metricsPort, maxHttpRequestBytes, allowClientShm,
+            httpThreads, limits, grpcLimits, httpRestricted, grpcRestricted);
+    }
+
+    /**
+     * @param limits the gRPC listener's bounds
+     * @return a copy with them
+     */
+    public FrontendOptions withGrpcLimits(final GrpcLimits limits)
+    {
+        return new FrontendOptions(host, httpPort, grpcPort, metricsPort, maxHttpRequestBytes, allowClientShm,
+            httpThreads, httpLimits, limits, httpRestricted, grpcRestricted);
+    }
+
+    /**
+     * @param http HTTP endpoints restricted to a header
+     * @param grpc gRPC methods restricted to a header
+     * @return a copy with those restrictions
+     */
+    public FrontendOptions withRestrictions(final RestrictedApis http, final RestrictedApis grpc)
+    {
+        return new FrontendOptions(host, httpPort, grpcPort, metricsPort, maxHttpRequestBytes, allowClientShm,
+            httpThreads, httpLimits, grpcLimits, http, grpc);
     }
 }

@@ -1,8 +1,6 @@
 package io.ingot.server;
 
 import io.ingot.api.InferenceCore;
-
-
 import io.ingot.server.ipc.IpcServer;
 
 /**
@@ -30,7 +28,7 @@ public final class IpcFrontend implements Frontend
     }
 
     @Override
-    public AutoCloseable start(final InferenceCore core, final ServeOptions options)
+    public RunningFrontend start(final InferenceCore core, final ServeOptions options)
     {
         return IpcServer.start(core, options.ipcName().orElseThrow());
     }

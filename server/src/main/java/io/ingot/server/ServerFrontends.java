@@ -9,7 +9,12 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -27,12 +32,21 @@ import java.util.concurrent.TimeUnit;
  * }
  * }</pre>
  *
- * <p>Closing stops the listeners; it does not close the core.
+ * <p>Closing stops the listeners; it does not close the core. A graceful stop is {@link #stopAccepting()}, then the
+ * core's close, then {@link #awaitDrained(long)}, then {@link #close()} ({@link RunningFrontend}).
+ *
+ * <p>Bound to an address other than loopback, the frontends log a warning that model control and shared-memory
+ * registration are open to anyone who can reach them, unless both are restricted
+ * ({@code --http-restricted-api} and {@code --grpc-restricted-protocol}).
  */
-public final class ServerFrontends implements AutoCloseable
+public final class ServerFrontends implements RunningFrontend
 {
+    private static final System.Logger LOG = System.getLogger(ServerFrontends.class.getName());
+
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
+    private final EventLoopGroup grpcBoss;
+    private final EventLoopGroup grpcWorkers;
     private final ExecutorService blockingExecutor;
     private final SystemSharedMemoryRegistry sharedMemory;
     private HttpFrontend http;
@@ -43,6 +57,8 @@ public final class ServerFrontends implements AutoCloseable
     {
         this.boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         this.workers = new MultiThreadIoEventLoopGroup(options.httpThreads(), NioIoHandler.newFactory());
+        this.grpcBoss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        this.grpcWorkers = new MultiThreadIoEventLoopGroup(options.httpThreads(), NioIoHandler.newFactory());
         // Model load/unload and gRPC handlers may block: virtual threads keep them off the event loops for free.
         this.blockingExecutor = Executors.newVirtualThreadPerTaskExecutor();
         this.sharedMemory = new SystemSharedMemoryRegistry(Path.of("/dev/shm"), options.allowClientShm());
@@ -83,19 +99,21 @@ public final class ServerFrontends implements AutoCloseable
             if (options.httpPort() >= 0)
             {
                 frontends.http = HttpFrontend.bind(core, frontends.sharedMemory, options.host(), options.httpPort(),
-                    (int) options.maxHttpRequestBytes(), frontends.boss, frontends.workers,
-                    frontends.blockingExecutor);
+                    (int) options.maxHttpRequestBytes(), options.httpLimits(), options.httpRestricted(),
+                    frontends.boss, frontends.workers, frontends.blockingExecutor);
             }
             if (options.grpcPort() >= 0)
             {
                 frontends.grpc = GrpcFrontend.bind(core, frontends.sharedMemory, options.host(), options.grpcPort(),
-                    options.maxGrpcMessageBytes(), frontends.blockingExecutor);
+                    options.grpcLimits(), options.grpcRestricted(), frontends.grpcBoss, frontends.grpcWorkers,
+                    frontends.blockingExecutor);
             }
             if (options.metricsPort() >= 0)
             {
                 frontends.metrics = MetricsFrontend.bind(MetricsFrontend.registryFor(core), options.host(),
                     options.metricsPort(), frontends.boss, frontends.workers);
             }
+            warnIfExposed(options).ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
             return frontends;
         }
         catch (final InterruptedException interrupted)
@@ -138,6 +156,113 @@ public final class ServerFrontends implements AutoCloseable
         return sharedMemory;
     }
 
+    /**
+     * @param options the frontends' options
+     * @return the warning to log when they bind an address other than loopback with model control or
+     *         shared-memory registration open to every client, empty otherwise
+     */
+    public static Optional<String> warnIfExposed(final FrontendOptions options)
+    {
+        if (isLoopback(options.host()))
+        {
+            return Optional.empty();
+        }
+        final List<String> open = new ArrayList<>();
+        if (options.httpPort() >= 0)
+        {
+            openOf("HTTP", options.httpRestricted(), "--http-restricted-api", open);
+        }
+        if (options.grpcPort() >= 0)
+        {
+            openOf("gRPC", options.grpcRestricted(), "--grpc-restricted-protocol", open);
+        }
+        if (open.isEmpty())
+        {
+            return Optional.empty();
+        }
+        return Optional.of("the frontends listen on " + options.host() + ", not only on loopback, and "
+            + String.join("; ", open) + ": any client that reaches this address can load and unload models and "
+            + "make the server read and write its shared memory. Restrict them to clients that send a secret "
+            + "header, e.g. --http-restricted-api model-repository,shared-memory:admin-key=SECRET "
+            + "--grpc-restricted-protocol model-repository,shared-memory:admin-key=SECRET (README, \"Exposing "
+            + "Ingot\")");
+    }
+
+    private static void openOf(final String protocol, final RestrictedApis restricted, final String option,
+        final List<String> open)
+    {
+        final List<String> categories = new ArrayList<>();
+        for (final ApiCategory category : new ApiCategory[] {ApiCategory.MODEL_REPOSITORY, ApiCategory.SHARED_MEMORY})
+        {
+            if (!restricted.isRestricted(category))
+            {
+                categories.add(category.tritonName());
+            }
+        }
+        if (!categories.isEmpty())
+        {
+            open.add(protocol + " " + String.join(" and ", categories) + " are unauthenticated (no " + option + ")");
+        }
+    }
+
+    private static boolean isLoopback(final String host)
+    {
+        try
+        {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        }
+        catch (final UnknownHostException unknown)
+        {
+            return false;
+        }
+    }
+
+    /** Stops accepting connections and requests on every listener; requests already taken are still answered. */
+    @Override
+    public void stopAccepting()
+    {
+        if (http != null)
+        {
+            http.stopAccepting();
+        }
+        if (grpc != null)
+        {
+            grpc.stopAccepting();
+        }
+        if (metrics != null)
+        {
+            metrics.close();
+        }
+    }
+
+    /**
+     * Waits until every HTTP request and gRPC call taken was answered.
+     *
+     * @param deadlineNanos the {@link System#nanoTime()} to give up at
+     * @return true when none is left
+     * @throws InterruptedException when interrupted
+     */
+    @Override
+    public boolean awaitDrained(final long deadlineNanos) throws InterruptedException
+    {
+        boolean drained = true;
+        if (http != null)
+        {
+            drained &= http.awaitDrained(deadlineNanos);
+        }
+        if (grpc != null)
+        {
+            drained &= grpc.awaitDrained(deadlineNanos);
+        }
+        return drained;
+    }
+
+    /** @return the HTTP listener, or {@code null} when HTTP is disabled */
+    public HttpFrontend http()
+    {
+        return http;
+    }
+
     /** Stops the listeners and their threads, and unregisters every shared-memory region. The core stays open. */
     @Override
     public void close()
@@ -156,6 +281,8 @@ public final class ServerFrontends implements AutoCloseable
         }
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        grpcBoss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        grpcWorkers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         blockingExecutor.shutdown();
         sharedMemory.close();
     }

@@ -5,6 +5,7 @@ import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.ResponseListener;
+import io.ingot.server.protocol.ClientText;
 import io.ingot.server.protocol.InferCall;
 import io.ingot.server.protocol.ModelVersions;
 import io.ingot.server.proto.ModelInferRequest;
@@ -102,7 +103,7 @@ final class GrpcInferStream implements StreamObserver<ModelInferRequest>
     private void sendError(final ModelInferRequest request, final String message)
     {
         send(ModelStreamInferResponse.newBuilder()
-            .setErrorMessage(message == null ? "unknown error" : message)
+            .setErrorMessage(message == null ? "unknown error" : ClientText.message(message))
             .setInferResponse(ModelInferResponse.newBuilder()
                 .setModelName(request.getModelName())
                 .setModelVersion(request.getModelVersion())

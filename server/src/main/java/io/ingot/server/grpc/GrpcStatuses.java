@@ -4,6 +4,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
+import io.ingot.server.protocol.ClientText;
 
 /** Maps Triton's error categories to gRPC status codes, as Triton's gRPC frontend does. */
 public final class GrpcStatuses
@@ -33,10 +34,13 @@ public final class GrpcStatuses
 
     /**
      * @param failure an error
-     * @return the status exception carrying its code and message
+     * @return the status exception carrying its code and message, the message cut to
+     *         {@link ClientText#MAX_MESSAGE_CHARS} characters (a longer one could exceed the client's limit on
+     *         response headers and reach it as RESOURCE_EXHAUSTED instead)
      */
     public static StatusRuntimeException of(final InferenceException failure)
     {
-        return Status.fromCode(code(failure.code())).withDescription(failure.getMessage()).asRuntimeException();
+        return Status.fromCode(code(failure.code())).withDescription(ClientText.message(failure.getMessage()))
+            .asRuntimeException();
     }
 }

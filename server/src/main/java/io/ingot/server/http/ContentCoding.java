@@ -123,17 +123,26 @@ public enum ContentCoding
     }
 
     /**
-     * Decodes a body. gzip and zlib are told apart by their header bytes, as Triton's decompressor does.
+     * Decodes a body. gzip and zlib are told apart by their header bytes, as Triton's decompressor does. The decoded
+     * body's memory grows as it is decoded and is counted in {@code budget} until the returned buffer is released.
      *
      * @param body     the coded body (not released here)
      * @param limit    the most decoded bytes accepted
+     * @param budget   the memory all request bodies may hold
      * @param alloc    where the decoded body is allocated
      * @return a new buffer with the decoded body, owned by the caller
-     * @throws InferenceException INVALID_ARG for corrupt data or a decoded body over the limit
+     * @throws InferenceException INVALID_ARG for corrupt data or a decoded body over the limit; UNAVAILABLE when the
+     *                            budget cannot hold the decoded body
      */
-    public ByteBuf decode(final ByteBuf body, final int limit, final ByteBufAllocator alloc)
+    public ByteBuf decode(final ByteBuf body, final int limit, final RequestBodyBudget budget,
+        final ByteBufAllocator alloc)
     {
-        final ByteBuf out = alloc.directBuffer(Math.min(limit, Math.max(256, body.readableBytes() * 4)), limit);
+        long reserved = Math.min(limit, Math.max(256, body.readableBytes() * 4L));
+        if (!budget.tryReserve(reserved))
+        {
+            throw budget.exhausted(reserved);
+        }
+        final ByteBuf out = alloc.directBuffer((int) reserved, limit);
         final boolean gzipMagic = body.readableBytes() >= 2 && body.getUnsignedByte(body.readerIndex()) == 0x1f
             && body.getUnsignedByte(body.readerIndex() + 1) == 0x8b;
         try (InputStream in = gzipMagic
@@ -149,27 +158,44 @@ public enum ContentCoding
                     throw new InferenceException(ErrorCode.INVALID_ARG, "decompressed request body exceeds the limit"
                         + " of " + limit + " bytes");
                 }
+                final int needed = out.writerIndex() + read;
+                if (needed > out.capacity())
+                {
+                    final long grown = Math.min(limit, Math.max(needed, 2L * out.capacity()));
+                    if (!budget.tryReserve(grown - reserved))
+                    {
+                        throw budget.exhausted(grown - reserved);
+                    }
+                    reserved = grown;
+                    out.capacity((int) grown);
+                }
                 out.writeBytes(chunk, 0, read);
             }
-            return out;
+            return new BudgetedByteBuf(out, budget, reserved);
         }
         catch (final ZipException corrupt)
         {
-            out.release();
+            release(out, budget, reserved);
             throw new InferenceException(ErrorCode.INVALID_ARG, "unable to decompress the " + token
                 + " request body: " + corrupt.getMessage());
         }
         catch (final IOException failure)
         {
-            out.release();
+            release(out, budget, reserved);
             throw new InferenceException(ErrorCode.INVALID_ARG, "unable to decompress the " + token
                 + " request body: " + failure);
         }
         catch (final RuntimeException failure)
         {
-            out.release();
+            release(out, budget, reserved);
             throw failure;
         }
+    }
+
+    private static void release(final ByteBuf out, final RequestBodyBudget budget, final long reserved)
+    {
+        out.release();
+        budget.release(reserved);
     }
 
     /**

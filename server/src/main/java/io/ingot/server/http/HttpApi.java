@@ -1,13 +1,15 @@
 package io.ingot.server.http;
 
 import io.ingot.api.InferenceCore;
+import io.ingot.server.RestrictedApis;
 import io.ingot.server.shm.SystemSharedMemoryRegistry;
 
 import java.util.concurrent.ExecutorService;
 
 /**
- * What every HTTP connection's handler shares: the core, the shared-memory registry, the endpoint logic, and an
- * executor for calls that may block (model load and unload), which must never run on an event loop.
+ * What every HTTP connection's handler shares: the core, the shared-memory registry, the endpoint logic, an
+ * executor for calls that may block (model load and unload), which must never run on an event loop, the memory
+ * budget of request bodies, the restricted endpoints, and the drain state of a graceful stop.
  *
  * @param core             the core
  * @param sharedMemory     registered regions
@@ -15,21 +17,29 @@ import java.util.concurrent.ExecutorService;
  * @param decoder          the infer request decoder
  * @param blockingExecutor where blocking calls run
  * @param maxBodyBytes     the largest (decompressed) request body accepted
+ * @param budget           the memory all request bodies may hold
+ * @param restricted       endpoints restricted to a header
+ * @param drain            requests not yet answered, for a graceful stop
  */
 record HttpApi(InferenceCore core, SystemSharedMemoryRegistry sharedMemory, HttpControlEndpoints control,
-    HttpInferDecoder decoder, ExecutorService blockingExecutor, int maxBodyBytes)
+    HttpInferDecoder decoder, ExecutorService blockingExecutor, int maxBodyBytes, RequestBodyBudget budget,
+    RestrictedApis restricted, HttpDrain drain)
 {
     /**
      * @param core             the core
      * @param sharedMemory     registered regions
      * @param blockingExecutor where blocking calls run
      * @param maxBodyBytes     the largest request body accepted
+     * @param budget           the memory all request bodies may hold
+     * @param restricted       endpoints restricted to a header
      * @return the shared state
      */
     static HttpApi of(final InferenceCore core, final SystemSharedMemoryRegistry sharedMemory,
-        final ExecutorService blockingExecutor, final int maxBodyBytes)
+        final ExecutorService blockingExecutor, final int maxBodyBytes, final RequestBodyBudget budget,
+        final RestrictedApis restricted)
     {
         return new HttpApi(core, sharedMemory, new HttpControlEndpoints(core, sharedMemory),
-            new HttpInferDecoder(core, sharedMemory), blockingExecutor, maxBodyBytes);
+            new HttpInferDecoder(core, sharedMemory), blockingExecutor, maxBodyBytes, budget, restricted,
+            new HttpDrain());
     }
 }

@@ -2,6 +2,7 @@ package io.ingot.server.http;
 
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
+import io.ingot.server.RestrictedApis;
 import io.ingot.server.protocol.InferCall;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
@@ -11,6 +12,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.util.ReferenceCountUtil;
 
@@ -24,21 +26,29 @@ import java.util.concurrent.RejectedExecutionException;
  * <p>Requests on a connection are answered strictly in order, one at a time: while one is in progress, reading stops
  * and pipelined requests wait in a queue. Everything here runs on the connection's event loop; the core's callback
  * only hands the response back to that loop, and blocking calls go to {@link HttpApi#blockingExecutor()}.
+ *
+ * <p>A request to an endpoint restricted with {@code --http-restricted-api} without the expected header is answered
+ * 403 before anything else, as Triton answers it. Every received request is counted in {@link HttpApi#drain()}
+ * until its response was written, so that a graceful stop can wait for all of them; while draining, responses
+ * close their connections.
  */
 final class HttpApiHandler extends ChannelInboundHandlerAdapter
 {
     private static final System.Logger LOG = System.getLogger(HttpApiHandler.class.getName());
 
     private final HttpApi api;
+    private final HttpConnectionTimer timer;
     private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>(2);
     private boolean busy;
 
     /**
-     * @param api the shared state
+     * @param api   the shared state
+     * @param timer the connection's deadlines, paused while a request is served
      */
-    HttpApiHandler(final HttpApi api)
+    HttpApiHandler(final HttpApi api, final HttpConnectionTimer timer)
     {
         this.api = api;
+        this.timer = timer;
     }
 
     @Override
@@ -49,6 +59,7 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
             ReferenceCountUtil.release(message);
             return;
         }
+        api.drain().received();
         if (busy)
         {
             waiting.add(request);
@@ -60,9 +71,19 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
     private void process(final ChannelHandlerContext ctx, final FullHttpRequest request)
     {
         busy = true;
+        timer.serving();
         ctx.channel().config().setAutoRead(false);
         final boolean keepAlive = HttpUtil.isKeepAlive(request);
         final HttpRoute route = HttpRouter.route(request.method(), request.uri());
+        final RestrictedApis.Restriction restriction = route instanceof HttpRoute.NotFound ? null
+            : api.restricted().of(HttpRouter.category(request.uri()));
+        if (restriction != null && !restriction.allows(request.headers().get(restriction.header())))
+        {
+            request.release();
+            send(ctx, HttpResponses.error(ctx.alloc(), HttpResponseStatus.FORBIDDEN, "This API is restricted, "
+                + "expecting header '" + restriction.header() + "'"), keepAlive);
+            return;
+        }
         if (route instanceof HttpRoute.Infer infer)
         {
             infer(ctx, request, infer, keepAlive);
@@ -164,7 +185,7 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
             {
                 return request.content().retain();
             }
-            return coding.decode(request.content(), api.maxBodyBytes(), ctx.alloc());
+            return coding.decode(request.content(), api.maxBodyBytes(), api.budget(), ctx.alloc());
         }
         finally
         {
@@ -182,19 +203,22 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
     void send(final ChannelHandlerContext ctx, final FullHttpResponse response, final boolean keepAlive)
     {
         HttpUtil.setContentLength(response, response.content().readableBytes());
-        if (!keepAlive)
+        final boolean staysOpen = keepAlive && !api.drain().isDraining();
+        if (!staysOpen)
         {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         }
         if (!ctx.channel().isActive())
         {
             response.release();
+            api.drain().answered();
             drainWaiting();
             return;
         }
         ctx.writeAndFlush(response).addListener((ChannelFutureListener) written ->
         {
-            if (!keepAlive || !written.isSuccess())
+            api.drain().answered();
+            if (!staysOpen || !written.isSuccess())
             {
                 drainWaiting();
                 ctx.close();
@@ -214,16 +238,19 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
         }
         else
         {
+            timer.served();
             ctx.channel().config().setAutoRead(true);
         }
     }
 
+    /** Drops the requests waiting behind the current one: their connection is gone, they cannot be answered. */
     private void drainWaiting()
     {
         FullHttpRequest request;
         while ((request = waiting.poll()) != null)
         {
             request.release();
+            api.drain().answered();
         }
     }
 

@@ -3,6 +3,7 @@ package io.ingot.server.http;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
 import io.ingot.server.json.JsonOutput;
+import io.ingot.server.protocol.ClientText;
 import io.ingot.server.json.MetadataJson;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -45,14 +46,15 @@ public final class HttpResponses
     /**
      * @param alloc   allocator
      * @param status  status
-     * @param message error message
+     * @param message error message, cut to {@link ClientText#MAX_MESSAGE_CHARS} characters
      * @return {@code {"error":"<message>"}} with the status
      */
     public static FullHttpResponse error(final ByteBufAllocator alloc, final HttpResponseStatus status,
         final String message)
     {
-        final ByteBuf body = alloc.buffer(64 + (message == null ? 0 : message.length()));
-        MetadataJson.error(new JsonOutput(body), message);
+        final String shown = ClientText.message(message);
+        final ByteBuf body = alloc.buffer(64 + (shown == null ? 0 : shown.length()));
+        MetadataJson.error(new JsonOutput(body), shown);
         return json(status, body);
     }
 

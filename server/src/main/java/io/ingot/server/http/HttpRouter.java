@@ -1,6 +1,7 @@
 package io.ingot.server.http;
 
 import io.ingot.api.InferenceRequest;
+import io.ingot.server.ApiCategory;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.QueryStringDecoder;
 
@@ -61,6 +62,46 @@ public final class HttpRouter
                 ? (get || post ? new HttpRoute.Unsupported(LOGGING) : METHOD_NOT_ALLOWED)
                 : NOT_FOUND;
             default -> NOT_FOUND;
+        };
+    }
+
+    /**
+     * The restriction category of an endpoint, as Triton's handlers check it before anything else (also before the
+     * method): health and model readiness are HEALTH, inference and generate INFERENCE, and so on.
+     *
+     * @param uri the request target of a route that is not {@link HttpRoute.NotFound}
+     * @return its category, or {@code null} when it has none
+     */
+    public static ApiCategory category(final String uri)
+    {
+        final List<String> path = segments(uri);
+        if (path == null || path.isEmpty())
+        {
+            return null;
+        }
+        if (path.size() == 1)
+        {
+            return ApiCategory.METADATA;
+        }
+        return switch (path.get(1))
+        {
+            case "health" -> ApiCategory.HEALTH;
+            case "repository" -> ApiCategory.MODEL_REPOSITORY;
+            case "systemsharedmemory", "cudasharedmemory" -> ApiCategory.SHARED_MEMORY;
+            case "trace" -> ApiCategory.TRACE;
+            case "logging" -> ApiCategory.LOGGING;
+            case "models" -> path.size() <= 3
+                ? (path.size() == 3 && path.get(2).equals("stats") ? ApiCategory.STATISTICS : ApiCategory.METADATA)
+                : switch (path.getLast())
+            {
+                case "ready" -> ApiCategory.HEALTH;
+                case "config" -> ApiCategory.MODEL_CONFIG;
+                case "stats" -> ApiCategory.STATISTICS;
+                case "infer", "generate", "generate_stream" -> ApiCategory.INFERENCE;
+                case "setting" -> ApiCategory.TRACE;
+                default -> ApiCategory.METADATA;
+            };
+            default -> null;
         };
     }
 

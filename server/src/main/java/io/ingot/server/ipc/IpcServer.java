@@ -17,6 +17,7 @@ import io.ingot.ipc.IpcLayout;
 import io.ingot.ipc.IpcRegion;
 import io.ingot.ipc.IpcStatus;
 import io.ingot.ipc.ProcessIdentity;
+import io.ingot.server.RunningFrontend;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
@@ -43,14 +44,15 @@ import java.util.concurrent.locks.LockSupport;
  * client's slab; the core's threads write outputs into the client's output area (a {@code ResponseAllocator}) and
  * the RESPONSE frames. The same thread heartbeats, and notices clients that leave, die or hang, taking their slots
  * back without touching any other client. {@link #close()} stops serving and removes the file; the core stays
- * open.
+ * open. A graceful stop first calls {@link #stopAccepting()} (new requests are answered UNAVAILABLE, new clients
+ * wait) and {@link #awaitDrained(long)} (every request taken was answered), while the core finishes its work.
  *
  * <p>Waiting: unless the idle mode is {@code SPINNING}, the IPC thread that finds no work spins, yields, then sleeps
  * in the kernel on the region's request doorbell (a futex, docs/ipc.md "Wake-ups") until a client rings it after
  * writing a frame, or until the next table scan is due (2 ms). Response frames ring the client's doorbell the same
  * way, so neither side pays a timed park's latency.
  */
-public final class IpcServer implements AutoCloseable
+public final class IpcServer implements RunningFrontend
 {
     private static final System.Logger LOG = System.getLogger(IpcServer.class.getName());
     private static final long SCAN_PERIOD_NANOS = 2_000_000L;
@@ -75,6 +77,7 @@ public final class IpcServer implements AutoCloseable
     private final Thread thread;
     private final AtomicBoolean closing = new AtomicBoolean();
     private volatile boolean running = true;
+    private volatile boolean accepting = true;
 
     private final LongAdder clientsActivated = new LongAdder();
     private final LongAdder clientsReclaimed = new LongAdder();
@@ -315,7 +318,7 @@ public final class IpcServer implements AutoCloseable
             {
                 work += session.finishReclaim() ? 1 : 0;
             }
-            else if (state == ClientEntryDescriptor.REQUESTED && phase == ClientSession.IDLE)
+            else if (state == ClientEntryDescriptor.REQUESTED && phase == ClientSession.IDLE && accepting)
             {
                 session.activate(now);
                 work++;
@@ -351,6 +354,13 @@ public final class IpcServer implements AutoCloseable
         {
             requestsRejected.increment();
             client.writeError(correlationId, -1, status, decoder.error());
+            return;
+        }
+        if (!accepting)
+        {
+            requestsRejected.increment();
+            client.writeError(correlationId, -1, IpcStatus.UNAVAILABLE, "the server is shutting down: it answers "
+                + "the requests it took and accepts no new ones");
             return;
         }
         final RequestContext context = client.acquireContext();
@@ -471,6 +481,45 @@ public final class IpcServer implements AutoCloseable
         else
         {
             LOG.log(level, message, failure);
+        }
+    }
+
+    /**
+     * Stops taking requests: from now on an INFER frame is answered UNAVAILABLE ("the server is shutting down") and
+     * a registering client is not activated; requests already submitted are answered as they complete. Idempotent.
+     */
+    @Override
+    public void stopAccepting()
+    {
+        accepting = false;
+    }
+
+    /**
+     * Waits until every request taken from a client was answered.
+     *
+     * @param deadlineNanos the {@link System#nanoTime()} to give up at
+     * @return true when none is left in flight
+     * @throws InterruptedException when interrupted
+     */
+    @Override
+    public boolean awaitDrained(final long deadlineNanos) throws InterruptedException
+    {
+        while (true)
+        {
+            int inFlight = 0;
+            for (final ClientSession session : sessions)
+            {
+                inFlight += session.inFlight();
+            }
+            if (inFlight == 0)
+            {
+                return true;
+            }
+            if (System.nanoTime() - deadlineNanos >= 0)
+            {
+                return false;
+            }
+            Thread.sleep(2);
         }
     }
 

@@ -2,7 +2,12 @@ package io.ingot.server.metrics;
 
 import io.ingot.api.InferenceCore;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.ingot.server.net.ConnectionLimiter;
+import io.ingot.server.net.GuardedServerSocketChannel;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -11,7 +16,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -34,6 +38,8 @@ public final class MetricsFrontend implements AutoCloseable
 {
     private static final System.Logger LOG = System.getLogger(MetricsFrontend.class.getName());
     private static final int MAX_REQUEST_BYTES = 65536;
+    private static final int MAX_CONNECTIONS = 256;
+    private static final int IDLE_SECONDS = 120;
 
     private final Channel channel;
 
@@ -69,14 +75,16 @@ public final class MetricsFrontend implements AutoCloseable
     {
         final ServerBootstrap bootstrap = new ServerBootstrap()
             .group(boss, workers)
-            .channel(NioServerSocketChannel.class)
+            .channelFactory(GuardedServerSocketChannel.factory("metrics", new ConnectionLimiter(MAX_CONNECTIONS)))
             .childHandler(new ChannelInitializer<SocketChannel>()
             {
                 @Override
                 protected void initChannel(final SocketChannel ch)
                 {
-                    ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_REQUEST_BYTES),
-                        new ScrapeHandler(registry));
+                    // A scraper that sends nothing for a while is closed: nobody can hold the listener's
+                    // connections for ever.
+                    ch.pipeline().addLast(new IdleStateHandler(0, 0, IDLE_SECONDS), new IdleCloser(),
+                        new HttpServerCodec(), new HttpObjectAggregator(MAX_REQUEST_BYTES), new ScrapeHandler(registry));
                 }
             });
         return new MetricsFrontend(bootstrap.bind(new InetSocketAddress(host, port)).sync().channel());
@@ -93,6 +101,21 @@ public final class MetricsFrontend implements AutoCloseable
     public void close()
     {
         channel.close().syncUninterruptibly();
+    }
+
+    /** Closes a connection the {@link IdleStateHandler} found idle. */
+    private static final class IdleCloser extends ChannelInboundHandlerAdapter
+    {
+        @Override
+        public void userEventTriggered(final ChannelHandlerContext ctx, final Object event)
+        {
+            if (event instanceof IdleStateEvent)
+            {
+                ctx.close();
+                return;
+            }
+            ctx.fireUserEventTriggered(event);
+        }
     }
 
     /** Answers scrapes. Scrapes are rare and cheap, so they are rendered on the event loop. */

@@ -12,7 +12,7 @@ public final class ClientText
     /** Longest name (model, tensor, region, key, parameter) echoed whole. */
     public static final int MAX_NAME_CHARS = 256;
     /** Longest error message sent whole. */
-    public static final int MAX_MESSAGE_CHARS = 4096;
+    public static final int MAX_MESSAGE_CHARS = 2048;
 
     private ClientText()
     {

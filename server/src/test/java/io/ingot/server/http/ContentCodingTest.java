@@ -63,20 +63,37 @@ class ContentCodingTest
             out.write(TEXT);
         }
         final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
+        final RequestBodyBudget budget = new RequestBodyBudget(1 << 30);
         for (final byte[] coded : new byte[][] {gzip.toByteArray(), zlib.toByteArray()})
         {
-            final ByteBuf decoded = ContentCoding.GZIP.decode(Unpooled.wrappedBuffer(coded), 1 << 20, alloc);
+            final ByteBuf decoded = ContentCoding.GZIP.decode(Unpooled.wrappedBuffer(coded), 1 << 20, budget, alloc);
+            assertTrue(budget.held() >= TEXT.length, "the decoded body is counted: " + budget.held());
             final byte[] bytes = new byte[decoded.readableBytes()];
             decoded.readBytes(bytes);
             decoded.release();
             assertArrayEquals(TEXT, bytes);
+            assertEquals(0, budget.held(), "released with the body");
         }
         final InferenceException tooBig = assertThrows(InferenceException.class,
-            () -> ContentCoding.DEFLATE.decode(Unpooled.wrappedBuffer(zlib.toByteArray()), 10, alloc));
+            () -> ContentCoding.DEFLATE.decode(Unpooled.wrappedBuffer(zlib.toByteArray()), 10, budget, alloc));
         assertTrue(tooBig.getMessage().contains("exceeds the limit of 10 bytes"), tooBig.getMessage());
         final InferenceException corrupt = assertThrows(InferenceException.class,
-            () -> ContentCoding.DEFLATE.decode(Unpooled.wrappedBuffer(new byte[] {1, 2, 3, 4}), 100, alloc));
+            () -> ContentCoding.DEFLATE.decode(Unpooled.wrappedBuffer(new byte[] {1, 2, 3, 4}), 100, budget, alloc));
         assertEquals(ErrorCode.INVALID_ARG, corrupt.code());
+        assertEquals(0, budget.held());
+
+        // A decompression bomb within the size limit but beyond the memory budget is a 503 (UNAVAILABLE).
+        final ByteArrayOutputStream bomb = new ByteArrayOutputStream();
+        try (GZIPOutputStream out = new GZIPOutputStream(bomb))
+        {
+            out.write(new byte[1 << 20]);
+        }
+        final RequestBodyBudget small = new RequestBodyBudget(64 * 1024);
+        final InferenceException spent = assertThrows(InferenceException.class,
+            () -> ContentCoding.GZIP.decode(Unpooled.wrappedBuffer(bomb.toByteArray()), 4 << 20, small, alloc));
+        assertEquals(ErrorCode.UNAVAILABLE, spent.code());
+        assertTrue(spent.getMessage().startsWith("Server is out of memory for request bodies"), spent.getMessage());
+        assertEquals(0, small.held());
     }
 
     @Test

@@ -2,20 +2,17 @@ package io.ingot.server.http;
 
 import com.google.gson.JsonParser;
 import io.ingot.server.testing.InferBody;
+import io.ingot.server.testing.RawHttp;
 import io.ingot.server.testing.ServingFixture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Locale;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,54 +32,11 @@ class HttpWireTest
         server.close();
     }
 
-    /** A response read off the socket. */
-    private record Raw(int status, Map<String, String> headers, String body)
-    {
-    }
-
     private Socket connect() throws IOException
     {
         final Socket socket = new Socket("127.0.0.1", server.frontends().httpPort());
         socket.setSoTimeout(60_000);
         return socket;
-    }
-
-    private static byte[] request(final String head, final byte[] body)
-    {
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.writeBytes(head.getBytes(StandardCharsets.US_ASCII));
-        out.writeBytes(body);
-        return out.toByteArray();
-    }
-
-    private static String line(final InputStream in) throws IOException
-    {
-        final StringBuilder line = new StringBuilder();
-        int c;
-        while ((c = in.read()) >= 0 && c != '\n')
-        {
-            if (c != '\r')
-            {
-                line.append((char) c);
-            }
-        }
-        return line.toString();
-    }
-
-    private static Raw read(final InputStream in) throws IOException
-    {
-        final String status = line(in);
-        assertTrue(status.startsWith("HTTP/1.1 "), "status line: " + status);
-        final Map<String, String> headers = new LinkedHashMap<>();
-        String header;
-        while (!(header = line(in)).isEmpty())
-        {
-            final int colon = header.indexOf(':');
-            headers.put(header.substring(0, colon).trim().toLowerCase(Locale.ROOT), header.substring(colon + 1).trim());
-        }
-        final int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
-        final byte[] body = in.readNBytes(length);
-        return new Raw(Integer.parseInt(status.substring(9, 12)), headers, new String(body, StandardCharsets.UTF_8));
     }
 
     private static String infer(final String extraHeaders)
@@ -102,7 +56,7 @@ class HttpWireTest
         {
             socket.getOutputStream().write(infer("Expect: \r\nContent-Type: application/json\r\n")
                 .getBytes(StandardCharsets.US_ASCII));
-            final Raw response = read(socket.getInputStream());
+            final RawHttp.Response response = RawHttp.read(socket.getInputStream());
             assertEquals(200, response.status(), response.body());
             assertTrue(response.body().contains("\"data\":[2,3,4,5]"), response.body());
         }
@@ -119,10 +73,10 @@ class HttpWireTest
             out.write(full.substring(0, split).getBytes(StandardCharsets.US_ASCII));
             out.flush();
             final InputStream in = socket.getInputStream();
-            assertEquals("HTTP/1.1 100 Continue", line(in));
-            assertEquals("", line(in));
+            assertEquals("HTTP/1.1 100 Continue", RawHttp.line(in));
+            assertEquals("", RawHttp.line(in));
             out.write(full.substring(split).getBytes(StandardCharsets.US_ASCII));
-            assertEquals(200, read(in).status());
+            assertEquals(200, RawHttp.read(in).status());
         }
     }
 
@@ -134,9 +88,9 @@ class HttpWireTest
             final String both = infer("") + "GET /v2 HTTP/1.1\r\nHost: x\r\n\r\n" + infer("");
             socket.getOutputStream().write(both.getBytes(StandardCharsets.US_ASCII));
             final InputStream in = socket.getInputStream();
-            final Raw first = read(in);
-            final Raw second = read(in);
-            final Raw third = read(in);
+            final RawHttp.Response first = RawHttp.read(in);
+            final RawHttp.Response second = RawHttp.read(in);
+            final RawHttp.Response third = RawHttp.read(in);
             assertTrue(first.body().contains("\"model_name\":\"add_sub_int\""), first.body());
             assertTrue(second.body().contains("\"extensions\""), second.body());
             assertTrue(third.body().contains("\"model_name\":\"add_sub_int\""), third.body());
@@ -157,7 +111,7 @@ class HttpWireTest
         try (Socket socket = connect())
         {
             socket.getOutputStream().write(chunked.getBytes(StandardCharsets.US_ASCII));
-            final Raw response = read(socket.getInputStream());
+            final RawHttp.Response response = RawHttp.read(socket.getInputStream());
             assertEquals(200, response.status(), response.body());
             assertTrue(response.body().contains("\"data\":[6,7,8,9]"), response.body());
         }
@@ -168,9 +122,9 @@ class HttpWireTest
     {
         try (Socket socket = connect())
         {
-            socket.getOutputStream().write(request("POST /v2/models/add_sub_int/infer HTTP/1.1\r\nHost: x\r\n"
+            socket.getOutputStream().write(RawHttp.request("POST /v2/models/add_sub_int/infer HTTP/1.1\r\nHost: x\r\n"
                 + "Content-Length: banana\r\n\r\n", new byte[0]));
-            final Raw response = read(socket.getInputStream());
+            final RawHttp.Response response = RawHttp.read(socket.getInputStream());
             assertEquals(400, response.status());
             assertTrue(response.body().contains("\"error\""), response.body());
             assertEquals("close", response.headers().get("connection"));
@@ -185,9 +139,9 @@ class HttpWireTest
     {
         try (Socket socket = connect())
         {
-            socket.getOutputStream().write(request("GET /v2/health/live HTTP/1.1\r\nHost: x\r\nConnection: close"
+            socket.getOutputStream().write(RawHttp.request("GET /v2/health/live HTTP/1.1\r\nHost: x\r\nConnection: close"
                 + "\r\n\r\n", new byte[0]));
-            final Raw response = read(socket.getInputStream());
+            final RawHttp.Response response = RawHttp.read(socket.getInputStream());
             assertEquals(200, response.status());
             assertEquals(-1, socket.getInputStream().read());
         }

@@ -18,6 +18,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * A running core with the test models, the three frontends on ephemeral loopback ports, an HTTP client and a gRPC
@@ -27,6 +28,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code add_sub_int}: INT32 dims [4], no batching;</li>
  *   <li>{@code identity_bytes}: BYTES dims [-1] echoed, no batching;</li>
  *   <li>{@code identity_fp16}: FP16 dims [4] echoed, no batching;</li>
+ *   <li>{@code identity_fp32}: FP32 dims [-1] echoed, no batching;</li>
  *   <li>{@code identity_mixed}: FP32 [2], INT64 [2], BOOL [2] echoed as OUT_F, OUT_I, OUT_B, max_batch_size 4;</li>
  *   <li>{@code slow}: INT32 [1] echoed after 300 ms, max_batch_size 1, a queue of at most 1 request;</li>
  *   <li>{@code slow_timeout}: as {@code slow} with an unbounded queue and per-request timeouts allowed.</li>
@@ -45,6 +47,16 @@ public final class ServingFixture implements AutoCloseable
     /** Starts everything. */
     public ServingFixture()
     {
+        this(UnaryOperator.identity());
+    }
+
+    /**
+     * Starts everything, with the frontends' options changed.
+     *
+     * @param frontendOptions changes to the fixture's frontend options (ephemeral ports, {@link #MAX_HTTP_BYTES})
+     */
+    public ServingFixture(final UnaryOperator<FrontendOptions> frontendOptions)
+    {
         final CoreOptions.Builder options = CoreOptions.builder().controlMode(ModelControlMode.EXPLICIT)
             .startupModel("*");
         for (final String pbtxt : MODELS)
@@ -52,8 +64,8 @@ public final class ServingFixture implements AutoCloseable
             options.model(config(pbtxt));
         }
         core = InferenceCore.open(options.build());
-        frontends = ServerFrontends.start(core, FrontendOptions.defaults().withPorts(0, 0, 0)
-            .withMaxHttpRequestBytes(MAX_HTTP_BYTES));
+        frontends = ServerFrontends.start(core, frontendOptions.apply(FrontendOptions.defaults().withPorts(0, 0, 0)
+            .withMaxHttpRequestBytes(MAX_HTTP_BYTES)));
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
             .build();
         channel = NettyChannelBuilder.forAddress("127.0.0.1", frontends.grpcPort()).usePlaintext()
@@ -85,6 +97,11 @@ public final class ServingFixture implements AutoCloseable
         name: "identity_fp16" backend: "identity" max_batch_size: 0
         input [{ name: "INPUT0" data_type: TYPE_FP16 dims: [4] }]
         output [{ name: "OUTPUT0" data_type: TYPE_FP16 dims: [4] }]
+        """,
+        """
+        name: "identity_fp32" backend: "identity" max_batch_size: 0
+        input [{ name: "INPUT0" data_type: TYPE_FP32 dims: [-1] }]
+        output [{ name: "OUTPUT0" data_type: TYPE_FP32 dims: [-1] }]
         """,
         """
         name: "identity_mixed" backend: "identity" max_batch_size: 4
