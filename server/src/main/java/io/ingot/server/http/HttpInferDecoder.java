@@ -12,6 +12,7 @@ import io.ingot.api.ModelMetadata;
 import io.ingot.api.TensorMetadata;
 import io.ingot.server.json.JsonBodies;
 import io.ingot.server.json.JsonTensorReader;
+import io.ingot.server.protocol.ClientText;
 import io.ingot.server.protocol.InferCall;
 import io.ingot.server.protocol.RequestParameters;
 import io.ingot.server.protocol.TensorLayout;
@@ -66,7 +67,8 @@ public final class HttpInferDecoder
             decodeRaw(call, body);
             return;
         }
-        final JsonObject root = JsonBodies.object(JsonBodies.parse(body, 0, jsonLength), "the inference request");
+        final JsonObject root = JsonBodies.object(JsonBodies.parseInferRequest(body, 0, jsonLength),
+            "the inference request");
         final String id = JsonBodies.optionalString(root, "id", "the inference request");
         if (id != null)
         {
@@ -115,7 +117,7 @@ public final class HttpInferDecoder
         }
         catch (final NumberFormatException notNumber)
         {
-            throw invalid(HEADER_LENGTH + " must be a non-negative integer, got '" + header + "'");
+            throw invalid(HEADER_LENGTH + " must be a non-negative integer, got '" + ClientText.name(header) + "'");
         }
         if (value < 0 || value > bodyLength)
         {
@@ -148,7 +150,7 @@ public final class HttpInferDecoder
                     if (!JsonBodies.isScalar(value) || value.getAsJsonPrimitive().isBoolean())
                     {
                         throw invalid("Unable to parse 'sequence_id': expected an unsigned integer or a string, got "
-                            + value);
+                            + JsonBodies.describe(value));
                     }
                     final JsonPrimitive id = value.getAsJsonPrimitive();
                     RequestParameters.refuseSequence(key, id.isString() ? !id.getAsString().isEmpty()
@@ -168,8 +170,8 @@ public final class HttpInferDecoder
                     }
                     if (!JsonBodies.isScalar(value))
                     {
-                        throw invalid("parameter '" + key + "' must be a string, integer, boolean or double, got "
-                            + value);
+                        throw invalid("parameter '" + ClientText.name(key) + "' must be a string, integer, boolean "
+                            + "or double, got " + JsonBodies.describe(value));
                     }
                     // Other custom parameters are accepted and not passed on: Ingot's models take none.
                 }
@@ -181,12 +183,12 @@ public final class HttpInferDecoder
         final boolean binaryAllowed)
     {
         final String name = JsonBodies.requiredString(input, "name", "an input");
-        final String context = "input '" + name + "'";
+        final String context = "input '" + ClientText.name(name) + "'";
         final String typeName = JsonBodies.requiredString(input, "datatype", context);
         final DataType dataType = DataType.fromWireName(typeName);
         if (dataType == null)
         {
-            throw invalid("invalid datatype '" + typeName + "' of input '" + name + "'; expected one of "
+            throw invalid("invalid datatype '" + ClientText.name(typeName) + "' of " + context + "; expected one of "
                 + Arrays.toString(DataType.values()));
         }
         final long[] shape = shape(input.get("shape"), name);
@@ -216,7 +218,7 @@ public final class HttpInferDecoder
             final int remaining = body.readableBytes() - cursor;
             if (size > remaining)
             {
-                throw invalid("unexpected size for input '" + name + "', expecting " + size + " additional bytes "
+                throw invalid("unexpected size for input '" + ClientText.name(name) + "', expecting " + size + " additional bytes "
                     + "(binary_data_size) but only " + remaining + " remain in the request body");
             }
             memory = MemorySegment.ofBuffer(body.nioBuffer(body.readerIndex() + cursor, (int) size));
@@ -253,7 +255,7 @@ public final class HttpInferDecoder
     private void decodeOutput(final InferCall call, final JsonObject output)
     {
         final String name = JsonBodies.requiredString(output, "name", "an output");
-        final String context = "output '" + name + "'";
+        final String context = "output '" + ClientText.name(name) + "'";
         final JsonObject parameters = JsonBodies.optionalObject(output, "parameters", context);
         boolean binary = false;
         ShmSlice target = null;
@@ -338,8 +340,8 @@ public final class HttpInferDecoder
             }
             catch (final InferenceException notUnsigned)
             {
-                throw invalid("Unable to parse 'shape' of input '" + input + "': dimension " + i + " is " + dim
-                    + ", expected a non-negative integer");
+                throw invalid("Unable to parse 'shape' of input '" + ClientText.name(input) + "': dimension " + i
+                    + " is " + JsonBodies.describe(dim) + ", expected a non-negative integer");
             }
         }
         return shape;

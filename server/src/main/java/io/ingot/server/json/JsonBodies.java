@@ -2,25 +2,18 @@ package io.ingot.server.json;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
-import com.google.gson.Strictness;
-import com.google.gson.stream.JsonReader;
-import com.google.gson.stream.JsonToken;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
+import io.ingot.server.protocol.ClientText;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
-
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 
 /**
- * Strict parsing of JSON request bodies and typed access to their fields, with errors that name the field and say
- * what was expected (INVALID_ARG, HTTP 400).
+ * Parsing of JSON request bodies as Triton parses them ({@link JsonScanner}) and typed access to their fields, with
+ * errors that name the field and say what was expected (INVALID_ARG, HTTP 400). Echoed values are cut to a bounded
+ * length.
  */
 public final class JsonBodies
 {
@@ -28,37 +21,176 @@ public final class JsonBodies
     {
     }
 
+    /** Deepest nesting of arrays and objects in a request's JSON (Triton's HTTP_MAX_JSON_NESTING_DEPTH). */
+    public static final int MAX_NESTING = 100;
+
     /**
-     * Parses {@code length} bytes of {@code body} from its reader index as one strict JSON value.
+     * Parses {@code length} bytes of {@code body} from its reader index as one JSON value, as Triton parses request
+     * bodies ({@link JsonScanner}: strict, plus {@code NaN}, {@code Inf}, {@code Infinity}).
      *
      * @param body   the bytes (not consumed)
      * @param offset offset from the reader index
      * @param length number of bytes
      * @return the value
-     * @throws InferenceException INVALID_ARG for malformed JSON or trailing data
+     * @throws InferenceException INVALID_ARG for malformed JSON or trailing data, with Triton's message
      */
     public static JsonElement parse(final ByteBuf body, final int offset, final int length)
     {
-        if (length == 0)
+        return parse(body, offset, length, false);
+    }
+
+    /**
+     * Parses an inference request's JSON as {@link #parse}, except that the {@code data} of each element of
+     * {@code inputs} is only checked and located, not parsed: it stays a {@link JsonSpan} for
+     * {@link JsonTensorReader}.
+     *
+     * @param body   the bytes (not consumed; the spans point into them)
+     * @param offset offset from the reader index
+     * @param length number of bytes
+     * @return the value
+     * @throws InferenceException INVALID_ARG for malformed JSON or trailing data
+     */
+    public static JsonElement parseInferRequest(final ByteBuf body, final int offset, final int length)
+    {
+        return parse(body, offset, length, true);
+    }
+
+    private static JsonElement parse(final ByteBuf body, final int offset, final int length,
+        final boolean deferData)
+    {
+        final int start = body.readerIndex() + offset;
+        final JsonScanner scanner = new JsonScanner(body, start, start + length);
+        final JsonElement value = new TreeBuilder(scanner, body, deferData).value(0, false);
+        if (!scanner.atEnd())
         {
-            throw invalid("failed to parse the request JSON: the body is empty");
+            throw scanner.error("The document root must not be followed by other values.");
         }
-        final ByteBuf slice = body.slice(body.readerIndex() + offset, length);
-        try (JsonReader reader = new JsonReader(new InputStreamReader(new ByteBufInputStream(slice),
-            StandardCharsets.UTF_8)))
+        return value;
+    }
+
+    /** Builds Gson's tree from the scanner, recursively within {@link #MAX_NESTING}. */
+    private record TreeBuilder(JsonScanner scanner, ByteBuf body, boolean deferData)
+    {
+        /**
+         * @param isInputs whether this value is the root object's {@code inputs}
+         */
+        JsonElement value(final int depth, final boolean isInputs)
         {
-            reader.setStrictness(Strictness.STRICT);
-            final JsonElement value = JsonParser.parseReader(reader);
-            if (reader.peek() != JsonToken.END_DOCUMENT)
+            return switch (scanner.peekValue())
             {
-                throw invalid("failed to parse the request JSON: unexpected data after the JSON value");
-            }
-            return value;
+                case JsonScanner.OBJECT -> object(depth + 1, false);
+                case JsonScanner.ARRAY -> array(depth + 1, isInputs);
+                case JsonScanner.STRING -> new JsonPrimitive(scanner.readString());
+                case JsonScanner.NUMBER ->
+                {
+                    scanner.readNumber();
+                    yield scanner.numberIsNonFinite() ? new JsonPrimitive(scanner.numberAsDouble())
+                        : new JsonPrimitive(new JsonNumber(scanner.numberText()));
+                }
+                case JsonScanner.BOOLEAN -> new JsonPrimitive(scanner.readBoolean());
+                default ->
+                {
+                    scanner.readNull();
+                    yield JsonNull.INSTANCE;
+                }
+            };
         }
-        catch (final JsonParseException | IOException | IllegalStateException malformed)
+
+        private void checkDepth(final int depth)
         {
-            throw invalid("failed to parse the request JSON: " + describe(malformed));
+            if (depth > MAX_NESTING)
+            {
+                throw invalid("failed to parse the request JSON buffer: JSON nesting depth exceeds maximum allowed "
+                    + "limit (" + MAX_NESTING + ") at " + scanner.offset());
+            }
         }
+
+        /**
+         * @param isInput whether this object is an element of the request's {@code inputs}: its {@code data} is
+         *                located, not parsed
+         */
+        private JsonObject object(final int depth, final boolean isInput)
+        {
+            checkDepth(depth);
+            scanner.expect('{', "Invalid value.");
+            final JsonObject object = new JsonObject();
+            if (scanner.consume('}'))
+            {
+                return object;
+            }
+            do
+            {
+                if (scanner.peekValue() != JsonScanner.STRING)
+                {
+                    throw scanner.error("Missing a name for object member.");
+                }
+                final String name = scanner.readString();
+                scanner.expect(':', "Missing a colon after a name of object member.");
+                final JsonElement member;
+                if (isInput && name.equals("data") && scanner.peekValue() != JsonScanner.NULL)
+                {
+                    final int from = scanner.position();
+                    scanner.skipValue(MAX_NESTING);
+                    member = new JsonPrimitive(new JsonSpan(body, from, scanner.position()));
+                }
+                else
+                {
+                    member = value(depth, deferData && depth == 1 && name.equals("inputs"));
+                }
+                object.add(name, member);
+            }
+            while (scanner.consume(','));
+            scanner.expect('}', "Missing a comma or '}' after an object member.");
+            return object;
+        }
+
+        /**
+         * @param ofInputs whether this array is the request's {@code inputs}
+         */
+        private JsonArray array(final int depth, final boolean ofInputs)
+        {
+            checkDepth(depth);
+            scanner.expect('[', "Invalid value.");
+            final JsonArray array = new JsonArray();
+            if (scanner.consume(']'))
+            {
+                return array;
+            }
+            do
+            {
+                array.add(ofInputs && scanner.peekValue() == JsonScanner.OBJECT ? object(depth + 1, true)
+                    : value(depth, false));
+            }
+            while (scanner.consume(','));
+            scanner.expect(']', "Missing a comma or ']' after an array element.");
+            return array;
+        }
+    }
+
+    /**
+     * @param value a JSON value a client sent, or {@code null}
+     * @return it in a few words for a message: a scalar as written (cut to a bounded length), a container by kind
+     *         and size, so that a refusal never renders a whole array
+     */
+    public static String describe(final JsonElement value)
+    {
+        if (value == null)
+        {
+            return "nothing";
+        }
+        if (value.isJsonArray())
+        {
+            return "an array of " + value.getAsJsonArray().size() + " elements";
+        }
+        if (value.isJsonObject())
+        {
+            return "an object of " + value.getAsJsonObject().size() + " members";
+        }
+        if (value.isJsonPrimitive() && value.getAsJsonPrimitive().isString())
+        {
+            return "the string \"" + ClientText.name(value.getAsString()) + "\"";
+        }
+        return ClientText.name(value.toString());
     }
 
     /**
@@ -147,7 +279,7 @@ public final class JsonBodies
         }
         if (!value.isJsonPrimitive() || !value.getAsJsonPrimitive().isString())
         {
-            throw invalid("Unable to parse '" + key + "' of " + context + ": expected a string, got " + value);
+            throw invalid("Unable to parse '" + key + "' of " + context + ": expected a string, got " + describe(value));
         }
         return value.getAsString();
     }
@@ -177,7 +309,7 @@ public final class JsonBodies
             }
         }
         throw invalid("Unable to parse '" + key + "' of " + context + ": expected an unsigned integer, got "
-            + value);
+            + describe(value));
     }
 
     /**
@@ -192,7 +324,7 @@ public final class JsonBodies
         {
             return value.getAsBoolean();
         }
-        throw invalid("Unable to parse '" + key + "' of " + context + ": expected true or false, got " + value);
+        throw invalid("Unable to parse '" + key + "' of " + context + ": expected true or false, got " + describe(value));
     }
 
     /**
@@ -211,29 +343,6 @@ public final class JsonBodies
     public static boolean isZero(final JsonPrimitive value)
     {
         return value.isNumber() && value.getAsDouble() == 0;
-    }
-
-    private static String describe(final Exception malformed)
-    {
-        Throwable cause = malformed;
-        while (cause.getCause() != null && cause.getCause() != cause)
-        {
-            cause = cause.getCause();
-        }
-        String message = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
-        // Gson's advice to switch to lenient parsing is not for our clients.
-        message = message.replace("Use JsonReader.setStrictness(Strictness.LENIENT) to accept malformed JSON ", "")
-            .replace("Use JsonReader.setStrictness(Strictness.LENIENT) to accept malformed JSON", "malformed JSON");
-        final int advice = message.indexOf("\nSee https://");
-        if (advice >= 0)
-        {
-            message = message.substring(0, advice);
-        }
-        if (message.startsWith("at line"))
-        {
-            message = "malformed JSON " + message;
-        }
-        return message;
     }
 
     private static InferenceException invalid(final String message)

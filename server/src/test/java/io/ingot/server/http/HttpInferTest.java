@@ -406,4 +406,40 @@ class HttpInferTest
             assertTrue(first.isOk(), String.valueOf(first.error()));
         }
     }
+
+    /**
+     * Issue 14, defect 6: a JSON response with non-finite values (Triton's rapidjson writes {@code NaN},
+     * {@code Infinity}, {@code -Infinity}) is read back by Ingot as Triton reads it, and {@code 1e39} for FP32 is
+     * refused instead of becoming infinity.
+     */
+    @Test
+    void nonFiniteJsonOutputsReadBackAndOutOfRangeInputsAreRefused()
+    {
+        final HttpResponse<byte[]> printed = server.send(new InferBody()
+            .binaryInput("INPUT0", "FP32", new long[] {4}, InferBody.fp32(Float.NaN, Float.POSITIVE_INFINITY,
+                Float.NEGATIVE_INFINITY, 2f))
+            .output("OUTPUT0", false)
+            .request(url("identity_fp32")));
+        final String text = new String(printed.body(), StandardCharsets.UTF_8);
+        assertEquals(200, printed.statusCode(), text);
+        final int data = text.indexOf("\"data\":[");
+        final String values = text.substring(data + 7, text.indexOf(']', data) + 1);
+        assertEquals("[NaN,Infinity,-Infinity,2.0]", values);
+
+        final String again = "{\"inputs\":[{\"name\":\"INPUT0\",\"datatype\":\"FP32\",\"shape\":[4],\"data\":"
+            + values + "}],\"outputs\":[{\"name\":\"OUTPUT0\",\"parameters\":{\"binary_data\":true}}]}";
+        final InferResult echoed = InferResult.of(server.post("/v2/models/identity_fp32/infer", again));
+        assertEquals(200, echoed.status(), echoed.json().toString());
+        final float[] back = echoed.fp32("OUTPUT0");
+        assertTrue(Float.isNaN(back[0]));
+        assertEquals(Float.POSITIVE_INFINITY, back[1]);
+        assertEquals(Float.NEGATIVE_INFINITY, back[2]);
+        assertEquals(2f, back[3]);
+
+        final HttpResponse<byte[]> tooLarge = server.post("/v2/models/identity_fp32/infer", "{\"inputs\":[{\"name\":"
+            + "\"INPUT0\",\"datatype\":\"FP32\",\"shape\":[2],\"data\":[1,1e39]}]}");
+        assertEquals(400, tooLarge.statusCode());
+        assertTrue(new String(tooLarge.body(), StandardCharsets.UTF_8).contains("input 'INPUT0': element 1 is 1e39, "
+            + "outside the range of FP32"), new String(tooLarge.body(), StandardCharsets.UTF_8));
+    }
 }

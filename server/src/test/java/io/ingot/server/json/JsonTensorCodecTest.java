@@ -117,7 +117,88 @@ class JsonTensorCodecTest
         final JsonElement parsed = JsonParser.parseString(deep);
         final InferenceException error = assertThrows(InferenceException.class,
             () -> JsonTensorReader.read("in", DataType.INT32, new long[] {1}, 1, parsed, Unpooled.buffer()));
-        assertTrue(error.getMessage().contains("nested deeper than 100"), error.getMessage());
+        assertTrue(error.getMessage().startsWith("JSON nesting depth exceeds maximum allowed limit (100)"),
+            error.getMessage());
+    }
+
+    private static ByteBuf readText(final DataType type, final String json, final long elements)
+    {
+        final ByteBuf text = Unpooled.copiedBuffer(json, StandardCharsets.UTF_8);
+        final ByteBuf out = Unpooled.buffer();
+        JsonTensorReader.read("in", type, new long[] {elements}, elements, text, 0, text.writerIndex(), out);
+        return out;
+    }
+
+    /**
+     * Issue 14, defect 6: Triton writes non-finite values with rapidjson's kWriteNanAndInfFlag ({@code NaN},
+     * {@code Infinity}, {@code -Infinity}) and parses request bodies with kParseNanAndInfFlag (triton_json.h), so
+     * what the writer prints must read back to the same values.
+     */
+    @Test
+    void nonFiniteValuesAreWrittenAsTritonWritesThemAndReadBack()
+    {
+        final ByteBuffer fp32 = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putFloat(Float.NaN)
+            .putFloat(Float.POSITIVE_INFINITY).putFloat(Float.NEGATIVE_INFINITY).putFloat(1.5f);
+        final String written = write(DataType.FP32, fp32.array());
+        assertEquals("[NaN,Infinity,-Infinity,1.5]", written);
+        final ByteBuf back = readText(DataType.FP32, written, 4);
+        assertTrue(Float.isNaN(back.getFloatLE(0)));
+        assertEquals(Float.POSITIVE_INFINITY, back.getFloatLE(4));
+        assertEquals(Float.NEGATIVE_INFINITY, back.getFloatLE(8));
+        assertEquals(1.5f, back.getFloatLE(12));
+        final ByteBuffer fp64 = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putDouble(Double.NaN)
+            .putDouble(Double.NEGATIVE_INFINITY);
+        final ByteBuf back64 = readText(DataType.FP64, write(DataType.FP64, fp64.array()), 2);
+        assertTrue(Double.isNaN(back64.getDoubleLE(0)));
+        assertEquals(Double.NEGATIVE_INFINITY, back64.getDoubleLE(8));
+        // rapidjson also reads Inf and -Inf (and -NaN); nothing else.
+        assertEquals(Float.NEGATIVE_INFINITY, readText(DataType.FP32, "[Inf, -Inf]", 2).getFloatLE(4));
+        for (final String malformed : new String[] {"[+Infinity]", "[nan]", "[Infinit]", "[inf]", "[-]", "[01]",
+            "[1.]", "[.5]", "[1e]"})
+        {
+            final InferenceException refused = assertThrows(InferenceException.class,
+                () -> readText(DataType.FP32, malformed, 1), malformed);
+            assertTrue(refused.getMessage().startsWith("failed to parse the request JSON buffer: "),
+                refused.getMessage());
+        }
+    }
+
+    @Test
+    void finiteValuesOutsideTheDatatypeAreRefusedNamingTensorAndIndex()
+    {
+        final InferenceException fp32 = assertThrows(InferenceException.class,
+            () -> readText(DataType.FP32, "[1, 2, 1e39]", 3));
+        assertEquals("unable to parse 'data' of input 'in': element 2 is 1e39, outside the range of FP32 (at most "
+            + Float.MAX_VALUE + " in magnitude)", fp32.getMessage());
+        assertThrows(InferenceException.class, () -> readText(DataType.FP32, "[-3.5e38]", 1));
+        assertEquals(Float.MAX_VALUE, readText(DataType.FP32, "[3.4028235e38]", 1).getFloatLE(0));
+        final InferenceException fp64 = assertThrows(InferenceException.class,
+            () -> readText(DataType.FP64, "[1e400]", 1));
+        assertTrue(fp64.getMessage().contains("element 0 is 1e400, outside the range of FP64"), fp64.getMessage());
+        final InferenceException int64 = assertThrows(InferenceException.class,
+            () -> readText(DataType.INT64, "[9223372036854775808]", 1));
+        assertTrue(int64.getMessage().contains("element 0 is 9223372036854775808, expected a integer in ["),
+            int64.getMessage());
+        assertEquals(Long.MIN_VALUE, readText(DataType.INT64, "[-9223372036854775808]", 1).getLongLE(0));
+        assertThrows(InferenceException.class, () -> readText(DataType.UINT64, "[18446744073709551616]", 1));
+        // Tiny values are not out of range: they round to zero as in C.
+        assertEquals(0f, readText(DataType.FP32, "[1e-50]", 1).getFloatLE(0));
+    }
+
+    @Test
+    void stringsAreUnescapedStraightIntoTheTensor()
+    {
+        final ByteBuf bytes = readText(DataType.BYTES, "[\"a\\u00e9\\ud83d\\ude00\", \"\\\"\\n\"]", 2);
+        final byte[] first = "a\u00e9\ud83d\ude00".getBytes(StandardCharsets.UTF_8);
+        assertEquals(first.length, bytes.getIntLE(0));
+        final byte[] copy = new byte[first.length];
+        bytes.getBytes(4, copy);
+        assertArrayEquals(first, copy);
+        assertEquals(2, bytes.getIntLE(4 + first.length));
+        final InferenceException lone = assertThrows(InferenceException.class,
+            () -> readText(DataType.BYTES, "[\"\\ud800\"]", 1));
+        assertTrue(lone.getMessage().contains("The surrogate pair in string is invalid."), lone.getMessage());
+        assertThrows(InferenceException.class, () -> readText(DataType.BYTES, "[\"tab\there\"]", 1));
     }
 
     @Test
