@@ -36,6 +36,7 @@ final class JsonScanner
     private final int start;
     private final int end;
     private int pos;
+    private boolean started;
 
     private int numberStart;
     private int numberEnd;
@@ -97,8 +98,9 @@ final class JsonScanner
         skipWhitespace();
         if (pos >= end)
         {
-            throw error(pos == start ? "The document is empty." : "Invalid value.");
+            throw error(started ? "Invalid value." : "The document is empty.");
         }
+        started = true;
         final int c = buf.getByte(pos);
         return switch (c)
         {

@@ -44,7 +44,7 @@ class JsonBodiesTest
         assertEquals("failed to parse the request JSON buffer: The document root must not be followed by other "
             + "values. at 3", error("{} {}"));
         assertTrue(error("nul").startsWith("failed to parse the request JSON buffer: Invalid value. at "));
-        assertEquals("failed to parse the request JSON buffer: The document is empty. at 0", error("  "));
+        assertEquals("failed to parse the request JSON buffer: The document is empty. at 2", error("  "));
         assertTrue(error("{\"a\":'x'}").contains("Invalid value."));
         assertTrue(error("[1,]").contains("Invalid value."));
         assertTrue(error("{\"a\":\"\\x\"}").contains("Invalid escape character in string."));
