@@ -112,6 +112,7 @@ class ServeShutdownTest
             }
             // Let the first batch start running (it runs for 4 s); the others wait in the queue.
             Thread.sleep(2000);
+            final long signalled = System.nanoTime();
             terminate(child);
 
             int results = 0;
@@ -149,6 +150,8 @@ class ServeShutdownTest
             assertTrue(results >= 1, "the running batch delivers its results: " + results + " results, "
                 + unavailable + " UNAVAILABLE");
             assertEquals(0, child.awaitExit(60), child.output());
+            System.out.println("DRAIN in_flight=32 results=" + results + " unavailable=" + unavailable
+                + " exit_status=0 exit_ms=" + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - signalled));
             assertTrue(child.output().contains("Received SIGTERM: stopping gracefully"), child.output());
             assertTrue(child.output().contains("Stopped."), child.output());
         }
