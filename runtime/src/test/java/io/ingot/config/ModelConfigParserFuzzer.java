@@ -32,10 +32,10 @@ class ModelConfigParserFuzzer
         "TYPE_FP32", "TYPE_STRING", "TYPE_INT64", "dims:", "reshape", "shape:", "dynamic_batching",
         "preferred_batch_size:", "max_queue_delay_microseconds:", "priority_levels:", "default_priority_level:",
         "priority_queue_policy", "default_queue_policy", "max_queue_size:", "timeout_action:", "REJECT", "DELAY",
-        "instance_group", "kind:", "KIND_CPU", "KIND_GPU", "count:", "gpus:", "sequence_batching", "ensemble_scheduling",
-        "step", "input_map", "output_map", "model_name:", "model_version:", "version_policy", "latest", "specific",
-        "versions:", "num_versions:", "parameters", "key:", "value", "string_value:", "scheduling_policy", "priority",
-        "default_priority:", "{", "}", "[", "]", ":", "-1", "\"", "#"})
+        "instance_group", "kind:", "KIND_CPU", "KIND_GPU", "count:", "gpus:", "sequence_batching",
+        "ensemble_scheduling", "step", "input_map", "output_map", "model_name:", "model_version:", "version_policy",
+        "latest", "specific", "versions:", "num_versions:", "parameters", "key:", "value", "string_value:",
+        "scheduling_policy", "priority", "default_priority:", "{", "}", "[", "]", ":", "-1", "\"", "#"})
     void configsAreAcceptedOrRefusedWithAReason(final byte[] input)
     {
         final String text = new String(input, StandardCharsets.UTF_8);

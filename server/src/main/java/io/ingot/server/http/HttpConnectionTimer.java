@@ -30,8 +30,8 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  * While the server works on a request and writes its response ({@link #serving()} until {@link #served()}),
  * nothing is timed here (the core's queue policies and timeouts apply), and a pipelined request whose bytes wait
- * unread meanwhile gets its allowance afresh afterwards. A request cut off in its headers or body is answered 408 with the reason, and the connection is
- * closed.
+ * unread meanwhile gets its allowance afresh afterwards. A request cut off in its headers or body is answered 408 with
+ * the reason, and the connection is closed.
  *
  * <p>Two handlers share one timer: {@link #bytesHandler()} before the HTTP codec sees the first raw byte of a
  * request, {@link #messageHandler()} after it sees the decoded headers and body. A periodic check on the

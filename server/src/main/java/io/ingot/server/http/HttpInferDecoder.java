@@ -218,8 +218,8 @@ public final class HttpInferDecoder
             final int remaining = body.readableBytes() - cursor;
             if (size > remaining)
             {
-                throw invalid("unexpected size for input '" + ClientText.name(name) + "', expecting " + size + " additional bytes "
-                    + "(binary_data_size) but only " + remaining + " remain in the request body");
+                throw invalid("unexpected size for input '" + ClientText.name(name) + "', expecting " + size
+                    + " additional bytes (binary_data_size) but only " + remaining + " remain in the request body");
             }
             memory = MemorySegment.ofBuffer(body.nioBuffer(body.readerIndex() + cursor, (int) size));
             next = cursor + (int) size;

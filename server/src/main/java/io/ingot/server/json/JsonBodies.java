@@ -279,7 +279,8 @@ public final class JsonBodies
         }
         if (!value.isJsonPrimitive() || !value.getAsJsonPrimitive().isString())
         {
-            throw invalid("Unable to parse '" + key + "' of " + context + ": expected a string, got " + describe(value));
+            throw invalid("Unable to parse '" + key + "' of " + context + ": expected a string, got "
+                + describe(value));
         }
         return value.getAsString();
     }
@@ -324,7 +325,8 @@ public final class JsonBodies
         {
             return value.getAsBoolean();
         }
-        throw invalid("Unable to parse '" + key + "' of " + context + ": expected true or false, got " + describe(value));
+        throw invalid("Unable to parse '" + key + "' of " + context + ": expected true or false, got "
+            + describe(value));
     }
 
     /**

@@ -84,7 +84,8 @@ public final class MetricsFrontend implements AutoCloseable
                     // A scraper that sends nothing for a while is closed: nobody can hold the listener's
                     // connections for ever.
                     ch.pipeline().addLast(new IdleStateHandler(0, 0, IDLE_SECONDS), new IdleCloser(),
-                        new HttpServerCodec(), new HttpObjectAggregator(MAX_REQUEST_BYTES), new ScrapeHandler(registry));
+                        new HttpServerCodec(), new HttpObjectAggregator(MAX_REQUEST_BYTES),
+                        new ScrapeHandler(registry));
                 }
             });
         return new MetricsFrontend(bootstrap.bind(new InetSocketAddress(host, port)).sync().channel());

@@ -139,8 +139,8 @@ class HttpWireTest
     {
         try (Socket socket = connect())
         {
-            socket.getOutputStream().write(RawHttp.request("GET /v2/health/live HTTP/1.1\r\nHost: x\r\nConnection: close"
-                + "\r\n\r\n", new byte[0]));
+            socket.getOutputStream().write(RawHttp.request("GET /v2/health/live HTTP/1.1\r\nHost: x\r\n"
+                + "Connection: close\r\n\r\n", new byte[0]));
             final RawHttp.Response response = RawHttp.read(socket.getInputStream());
             assertEquals(200, response.status());
             assertEquals(-1, socket.getInputStream().read());
