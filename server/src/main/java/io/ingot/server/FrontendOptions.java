@@ -1,5 +1,6 @@
 package io.ingot.server;
 
+import io.ingot.server.access.RestrictedApis;
 import io.ingot.server.grpc.GrpcLimits;
 import io.ingot.server.http.HttpLimits;
 

@@ -1,5 +1,7 @@
 package io.ingot.server;
 
+import io.ingot.server.access.RestrictedApis;
+import io.ingot.server.access.ApiCategory;
 import io.ingot.api.InferenceCore;
 import io.ingot.server.grpc.GrpcFrontend;
 import io.ingot.server.http.HttpFrontend;

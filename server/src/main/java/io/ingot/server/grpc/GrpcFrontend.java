@@ -4,7 +4,7 @@ import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.NettyServerBuilder;
 import io.ingot.api.InferenceCore;
-import io.ingot.server.RestrictedApis;
+import io.ingot.server.access.RestrictedApis;
 import io.ingot.server.net.ConnectionLimiter;
 import io.ingot.server.net.GuardedServerSocketChannel;
 import io.ingot.server.net.RateLimitedLog;

@@ -1,5 +1,7 @@
 package io.ingot.server.grpc;
 
+import io.ingot.server.net.ConnectionLimiter;
+
 /**
  * The bounds a gRPC listener keeps. Keepalive defaults are Triton's (its {@code --grpc-keepalive-*} and
  * {@code --grpc-http2-*} options, command_line_parser.cc); the inbound message limit is Triton's
@@ -25,8 +27,8 @@ public record GrpcLimits(int maxMessageBytes, int maxConnections, long keepAlive
 {
     /** Triton's largest inbound message: INT32_MAX. */
     public static final int DEFAULT_MAX_MESSAGE_BYTES = Integer.MAX_VALUE;
-    /** Default connection limit. */
-    public static final int DEFAULT_MAX_CONNECTIONS = 4096;
+    /** Default connection limit: 4096, or a quarter of the descriptor limit where that is lower. */
+    public static final int DEFAULT_MAX_CONNECTIONS = ConnectionLimiter.defaultMax();
     /** Triton's keepalive time: 2 h. */
     public static final long DEFAULT_KEEPALIVE_TIME_MILLIS = 7_200_000;
     /** Triton's keepalive timeout: 20 s. */

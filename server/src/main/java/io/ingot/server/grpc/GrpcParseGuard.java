@@ -10,7 +10,7 @@ import io.grpc.ServerMethodDefinition;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.ingot.server.net.RateLimitedLog;
-import io.ingot.server.protocol.ClientText;
+import io.ingot.server.net.ClientText;
 
 import java.io.InputStream;
 

@@ -5,8 +5,8 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
-import io.ingot.server.ApiCategory;
-import io.ingot.server.RestrictedApis;
+import io.ingot.server.access.ApiCategory;
+import io.ingot.server.access.RestrictedApis;
 
 import java.util.EnumMap;
 import java.util.Map;

@@ -4,7 +4,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
-import io.ingot.server.protocol.ClientText;
+import io.ingot.server.net.ClientText;
 
 /** Maps Triton's error categories to gRPC status codes, as Triton's gRPC frontend does. */
 public final class GrpcStatuses

@@ -2,7 +2,7 @@ package io.ingot.server.http;
 
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
-import io.ingot.server.RestrictedApis;
+import io.ingot.server.access.RestrictedApis;
 import io.ingot.server.protocol.InferCall;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;

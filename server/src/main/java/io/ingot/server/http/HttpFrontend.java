@@ -1,7 +1,7 @@
 package io.ingot.server.http;
 
 import io.ingot.api.InferenceCore;
-import io.ingot.server.RestrictedApis;
+import io.ingot.server.access.RestrictedApis;
 import io.ingot.server.net.ConnectionLimiter;
 import io.ingot.server.net.GuardedServerSocketChannel;
 import io.ingot.server.shm.SystemSharedMemoryRegistry;

@@ -12,7 +12,7 @@ import io.ingot.api.ModelMetadata;
 import io.ingot.api.TensorMetadata;
 import io.ingot.server.json.JsonBodies;
 import io.ingot.server.json.JsonTensorReader;
-import io.ingot.server.protocol.ClientText;
+import io.ingot.server.net.ClientText;
 import io.ingot.server.protocol.InferCall;
 import io.ingot.server.protocol.RequestParameters;
 import io.ingot.server.protocol.TensorLayout;

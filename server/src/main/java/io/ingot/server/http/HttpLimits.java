@@ -1,5 +1,7 @@
 package io.ingot.server.http;
 
+import io.ingot.server.net.ConnectionLimiter;
+
 /**
  * The bounds an HTTP listener keeps whatever its clients send.
  *
@@ -14,8 +16,8 @@ package io.ingot.server.http;
 public record HttpLimits(int maxConnections, long idleTimeoutMillis, long headerTimeoutMillis,
     long bodyTimeoutMillis, long minBodyBytesPerSecond, long bodyMemoryBytes)
 {
-    /** Default connection limit. */
-    public static final int DEFAULT_MAX_CONNECTIONS = 4096;
+    /** Default connection limit: 4096, or a quarter of the descriptor limit where that is lower. */
+    public static final int DEFAULT_MAX_CONNECTIONS = ConnectionLimiter.defaultMax();
     /** Default idle timeout between requests: 60 s. */
     public static final long DEFAULT_IDLE_TIMEOUT_MILLIS = 60_000;
     /** Default time for a request's headers: 20 s. */

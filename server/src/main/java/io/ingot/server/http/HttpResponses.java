@@ -3,7 +3,7 @@ package io.ingot.server.http;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
 import io.ingot.server.json.JsonOutput;
-import io.ingot.server.protocol.ClientText;
+import io.ingot.server.net.ClientText;
 import io.ingot.server.json.MetadataJson;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;

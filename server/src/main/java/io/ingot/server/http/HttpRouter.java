@@ -1,7 +1,7 @@
 package io.ingot.server.http;
 
 import io.ingot.api.InferenceRequest;
-import io.ingot.server.ApiCategory;
+import io.ingot.server.access.ApiCategory;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.QueryStringDecoder;
 

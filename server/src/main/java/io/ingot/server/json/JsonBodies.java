@@ -7,7 +7,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
-import io.ingot.server.protocol.ClientText;
+import io.ingot.server.net.ClientText;
 import io.netty.buffer.ByteBuf;
 
 /**

@@ -4,7 +4,7 @@ import com.google.gson.JsonElement;
 import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
-import io.ingot.server.protocol.ClientText;
+import io.ingot.server.net.ClientText;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 

@@ -1,5 +1,7 @@
 package io.ingot.server.net;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -7,6 +9,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class ConnectionLimiter
 {
+    /** The most connections a listener accepts by default, where the process may open enough descriptors. */
+    public static final int DEFAULT_MAX = 4096;
+
     private final int max;
     private final AtomicInteger open = new AtomicInteger();
 
@@ -43,6 +48,23 @@ public final class ConnectionLimiter
     public void closed()
     {
         open.decrementAndGet();
+    }
+
+    /**
+     * A default that the process's descriptor limit can honour: {@value #DEFAULT_MAX}, or a quarter of
+     * {@code RLIMIT_NOFILE} where that is lower (at least 64), so that the HTTP and gRPC listeners at their limits
+     * still leave descriptors for the metrics listener, the IPC region, the model files and the logs.
+     *
+     * @return the default connection limit of a listener
+     */
+    public static int defaultMax()
+    {
+        final OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.UnixOperatingSystemMXBean unix)
+        {
+            return (int) Math.max(64, Math.min(DEFAULT_MAX, unix.getMaxFileDescriptorCount() / 4));
+        }
+        return DEFAULT_MAX;
     }
 
     /** @return the connections open now */

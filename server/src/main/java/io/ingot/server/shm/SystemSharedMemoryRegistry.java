@@ -6,7 +6,7 @@ import io.ingot.ipc.HeaderDescriptor;
 import io.ingot.ipc.IpcRegion;
 import io.ingot.libc.Posix;
 import io.ingot.libc.PosixException;
-import io.ingot.server.protocol.ClientText;
+import io.ingot.server.net.ClientText;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;

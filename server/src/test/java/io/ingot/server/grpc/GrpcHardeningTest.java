@@ -8,7 +8,7 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
-import io.ingot.server.RestrictedApis;
+import io.ingot.server.access.RestrictedApis;
 import io.ingot.server.proto.GRPCInferenceServiceGrpc;
 import io.ingot.server.proto.ModelInferRequest;
 import io.ingot.server.proto.ModelStreamInferResponse;

@@ -7,7 +7,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.ingot.api.InferenceException;
 import io.ingot.server.proto.InferParameter;
 import io.ingot.server.proto.ModelInferRequest;
-import io.ingot.server.protocol.ClientText;
+import io.ingot.server.net.ClientText;
 import io.ingot.server.protocol.InferCall;
 import io.ingot.server.protocol.ModelVersions;
 import io.ingot.server.shm.SystemSharedMemoryRegistry;

@@ -9,7 +9,7 @@ import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceRequest;
 import io.ingot.config.proto.ModelConfig;
-import io.ingot.server.protocol.ClientText;
+import io.ingot.server.net.ClientText;
 import io.ingot.server.protocol.InferCall;
 import io.ingot.server.shm.SystemSharedMemoryRegistry;
 import io.ingot.server.testing.ShmObject;

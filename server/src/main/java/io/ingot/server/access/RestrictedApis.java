@@ -1,4 +1,4 @@
-package io.ingot.server;
+package io.ingot.server.access;
 
 import java.util.Collections;
 import java.util.EnumMap;

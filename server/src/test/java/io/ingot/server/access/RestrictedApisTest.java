@@ -1,5 +1,7 @@
-package io.ingot.server;
+package io.ingot.server.access;
 
+import io.ingot.server.FrontendOptions;
+import io.ingot.server.ServerFrontends;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.ingot.server.protocol;
+package io.ingot.server.net;
 
 /**
  * Bounds what a client sent before it is echoed in an error message or a log line, so that a refusal costs a bounded
