@@ -30,6 +30,26 @@ public final class IpcFrontend implements Frontend
     @Override
     public RunningFrontend start(final InferenceCore core, final ServeOptions options)
     {
-        return IpcServer.start(core, options.ipcName().orElseThrow());
+        final IpcServer server = IpcServer.start(core, options.ipcName().orElseThrow());
+        return new RunningFrontend()
+        {
+            @Override
+            public void stopAccepting()
+            {
+                server.stopAccepting();
+            }
+
+            @Override
+            public boolean awaitDrained(final long deadlineNanos) throws InterruptedException
+            {
+                return server.awaitDrained(deadlineNanos);
+            }
+
+            @Override
+            public void close()
+            {
+                server.close();
+            }
+        };
     }
 }

@@ -17,7 +17,6 @@ import io.ingot.ipc.IpcLayout;
 import io.ingot.ipc.IpcRegion;
 import io.ingot.ipc.IpcStatus;
 import io.ingot.ipc.ProcessIdentity;
-import io.ingot.server.RunningFrontend;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +51,7 @@ import java.util.concurrent.locks.LockSupport;
  * writing a frame, or until the next table scan is due (2 ms). Response frames ring the client's doorbell the same
  * way, so neither side pays a timed park's latency.
  */
-public final class IpcServer implements RunningFrontend
+public final class IpcServer implements AutoCloseable
 {
     private static final System.Logger LOG = System.getLogger(IpcServer.class.getName());
     private static final long SCAN_PERIOD_NANOS = 2_000_000L;
@@ -488,7 +487,6 @@ public final class IpcServer implements RunningFrontend
      * Stops taking requests: from now on an INFER frame is answered UNAVAILABLE ("the server is shutting down") and
      * a registering client is not activated; requests already submitted are answered as they complete. Idempotent.
      */
-    @Override
     public void stopAccepting()
     {
         accepting = false;
@@ -501,7 +499,6 @@ public final class IpcServer implements RunningFrontend
      * @return true when none is left in flight
      * @throws InterruptedException when interrupted
      */
-    @Override
     public boolean awaitDrained(final long deadlineNanos) throws InterruptedException
     {
         while (true)
