@@ -169,19 +169,7 @@ final class JsonScanner
     private boolean matches(final String literal)
     {
         skipWhitespace();
-        if (end - pos < literal.length())
-        {
-            return false;
-        }
-        for (int i = 0; i < literal.length(); i++)
-        {
-            if (buf.getByte(pos + i) != literal.charAt(i))
-            {
-                return false;
-            }
-        }
-        pos += literal.length();
-        return true;
+        return matchesHere(literal);
     }
 
     /** @return the next string, consumed and unescaped */
@@ -445,6 +433,7 @@ final class JsonScanner
         throw error("Invalid value.");
     }
 
+    /** Consumes {@code literal} if the next bytes are it, without skipping whitespace first. */
     private boolean matchesHere(final String literal)
     {
         if (end - pos < literal.length())

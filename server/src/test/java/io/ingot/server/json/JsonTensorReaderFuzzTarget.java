@@ -1,41 +1,34 @@
 package io.ingot.server.json;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
-import com.code_intelligence.jazzer.junit.DictionaryEntries;
-import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.ingot.api.InferenceException;
 import io.ingot.tensor.DataType;
 import io.ingot.testing.FuzzReport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import org.junit.jupiter.api.AfterAll;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Jazzer on the JSON tensor reader ({@code data} of an input, read straight from the request bytes with Triton's
+ * The JSON tensor reader as a fuzz target ({@code FrontendDecodersFuzzer} runs it) ({@code data} of an input, read straight from the request bytes with Triton's
  * number syntax): for every datatype and shape, {@code data} is either converted into exactly the tensor's bytes
  * (element count times the element size, or length-prefixed strings for BYTES) or refused with an
  * {@link InferenceException}. The same input then goes through the request parser with the data located in place,
- * which must agree. Seeds: {@code JsonTensorReaderFuzzerInputs/}.
+ * which must agree. Seeds: {@code FrontendDecodersFuzzerInputs/}.
  */
-class JsonTensorReaderFuzzer
+public final class JsonTensorReaderFuzzTarget
 {
     private static final DataType[] TYPES = DataType.values();
     private static final FuzzReport REPORT = FuzzReport.start("JSON tensor reader");
 
-    @AfterAll
-    static void report()
+    /** Prints the report and frees what the target holds. */
+    public static void finish()
     {
         REPORT.print();
     }
 
-    @FuzzTest(maxDuration = "10s")
-    @DictionaryEntries({"NaN", "Infinity", "-Infinity", "Inf", "-Inf", "1e39", "-0", "1.5e-45", "true", "false",
-        "null", "\"\\u00e9\"", "\"\\ud83d\\ude00\"", "18446744073709551615", "9223372036854775807",
-        "-9223372036854775808", "[[", "]]", ","})
-    void dataIsConvertedExactlyOrRefused(final FuzzedDataProvider data)
+    public static void fuzzOne(final FuzzedDataProvider data)
     {
         final DataType type = TYPES[data.consumeInt(0, TYPES.length - 1)];
         final int elements = data.consumeInt(0, 8);

@@ -1,7 +1,6 @@
 package io.ingot.server.grpc;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
-import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.ingot.api.InferenceException;
@@ -11,43 +10,34 @@ import io.ingot.server.net.ClientText;
 import io.ingot.server.protocol.InferCall;
 import io.ingot.server.protocol.ModelVersions;
 import io.ingot.server.shm.SystemSharedMemoryRegistry;
+import io.ingot.server.testing.FuzzFixtures;
 import io.ingot.server.testing.ShmObject;
 import io.ingot.testing.FuzzReport;
-import io.netty.buffer.PoolArenaMetric;
 import io.netty.buffer.PooledByteBufAllocator;
-import org.junit.jupiter.api.AfterAll;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Jazzer on the gRPC request decoder: bytes as they arrive in a {@code ModelInferRequest} message are parsed (what
+ * The gRPC request decoder as a fuzz target ({@code FrontendDecodersFuzzer} runs it): bytes as they arrive in a {@code ModelInferRequest} message are parsed (what
  * the frontend's tolerant marshaller does, {@link GrpcParseGuard}) and, when they parse, decoded into a call: raw and
  * typed contents, shapes, datatypes, parameters, shared-memory references. Every message is decoded or refused with
  * an {@link InferenceException} of bounded length, and the call's buffers are all released. Half the inputs are
  * built from fuzzed fields, then serialized and corrupted, so that coverage reaches the decoder within the CI
  * budget.
  */
-class GrpcInferDecoderFuzzer
+public final class GrpcInferDecoderFuzzTarget
 {
     private static final String[] TYPES = {"FP32", "INT32", "INT64", "BYTES", "BOOL", "UINT8", "FP16", "FP64",
         "UINT64", "INT8", "BF16", "X"};
     private static final PooledByteBufAllocator ALLOC = new PooledByteBufAllocator(true);
     private static final ShmObject OBJECT = new ShmObject(4096);
-    private static final SystemSharedMemoryRegistry REGISTRY = registry();
+    private static final SystemSharedMemoryRegistry REGISTRY = FuzzFixtures.registryWithRegion(OBJECT);
     private static final GrpcInferDecoder DECODER = new GrpcInferDecoder(REGISTRY);
     private static final FuzzReport REPORT = FuzzReport.start("gRPC ModelInferRequest parser and decoder",
-        () -> ALLOC.metric().directArenas().stream().mapToLong(PoolArenaMetric::numActiveAllocations).sum()
-            + ALLOC.metric().heapArenas().stream().mapToLong(PoolArenaMetric::numActiveAllocations).sum());
+        () -> FuzzFixtures.liveBuffers(ALLOC));
 
-    private static SystemSharedMemoryRegistry registry()
-    {
-        final SystemSharedMemoryRegistry registry = SystemSharedMemoryRegistry.devShm();
-        registry.register("r", OBJECT.key(), 0, 4096);
-        return registry;
-    }
-
-    @AfterAll
-    static void report()
+    /** Prints the report and frees what the target holds. */
+    public static void finish()
     {
         REPORT.print();
         REGISTRY.close();
@@ -102,8 +92,7 @@ class GrpcInferDecoderFuzzer
         return bytes;
     }
 
-    @FuzzTest(maxDuration = "10s")
-    void messagesAreDecodedOrRefusedWithABoundedMessage(final FuzzedDataProvider data)
+    public static void fuzzOne(final FuzzedDataProvider data)
     {
         final byte[] bytes = data.consumeBoolean() ? structured(data) : data.consumeRemainingAsBytes();
         final ModelInferRequest request;

@@ -1,71 +1,45 @@
 package io.ingot.server.http;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
-import com.code_intelligence.jazzer.junit.DictionaryEntries;
-import com.code_intelligence.jazzer.junit.FuzzTest;
-import com.google.protobuf.TextFormat;
 import io.ingot.api.CoreOptions;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceRequest;
-import io.ingot.config.proto.ModelConfig;
 import io.ingot.server.net.ClientText;
 import io.ingot.server.protocol.InferCall;
 import io.ingot.server.shm.SystemSharedMemoryRegistry;
+import io.ingot.server.testing.FuzzFixtures;
 import io.ingot.server.testing.ShmObject;
 import io.ingot.testing.FuzzReport;
+import io.ingot.testing.TestModels;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.PoolArenaMetric;
 import io.netty.buffer.PooledByteBufAllocator;
-import org.junit.jupiter.api.AfterAll;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Jazzer on the HTTP infer decoder: the body of {@code POST /v2/models/m/infer} (JSON header, binary tensors after
+ * The HTTP infer decoder as a fuzz target ({@code FrontendDecodersFuzzer} runs it): the body of {@code POST /v2/models/m/infer} (JSON header, binary tensors after
  * it, shared-memory references to a registered region) and its {@code Inference-Header-Content-Length}. Every input
  * is decoded or refused with an {@link InferenceException} whose message is bounded; nothing else may escape, and
  * every buffer the call took must be released (the pool's usage is reported before and after). Seeds:
- * {@code HttpInferDecoderFuzzerInputs/}.
+ * {@code FrontendDecodersFuzzerInputs/}.
  */
-class HttpInferDecoderFuzzer
+public final class HttpInferDecoderFuzzTarget
 {
     private static final PooledByteBufAllocator ALLOC = new PooledByteBufAllocator(true);
-    private static final InferenceCore CORE = InferenceCore.open(CoreOptions.builder().model(config("""
+    private static final InferenceCore CORE = InferenceCore.open(CoreOptions.builder().model(TestModels.config("""
         name: "m" backend: "identity" max_batch_size: 4
         input [{ name: "INPUT0" data_type: TYPE_FP32 dims: [2] }]
         output [{ name: "OUTPUT0" data_type: TYPE_FP32 dims: [2] }]
         """)).build());
     private static final ShmObject OBJECT = new ShmObject(4096);
-    private static final SystemSharedMemoryRegistry REGISTRY = registry();
+    private static final SystemSharedMemoryRegistry REGISTRY = FuzzFixtures.registryWithRegion(OBJECT);
     private static final HttpInferDecoder DECODER = new HttpInferDecoder(CORE, REGISTRY);
     private static final FuzzReport REPORT = FuzzReport.start("HTTP infer decoder",
-        () -> ALLOC.metric().directArenas().stream().mapToLong(PoolArenaMetric::numActiveAllocations).sum()
-            + ALLOC.metric().heapArenas().stream().mapToLong(PoolArenaMetric::numActiveAllocations).sum());
+        () -> FuzzFixtures.liveBuffers(ALLOC));
 
-    private static ModelConfig config(final String text)
-    {
-        try
-        {
-            final ModelConfig.Builder builder = ModelConfig.newBuilder();
-            TextFormat.merge(text, builder);
-            return builder.build();
-        }
-        catch (final TextFormat.ParseException bad)
-        {
-            throw new IllegalArgumentException(bad);
-        }
-    }
-
-    private static SystemSharedMemoryRegistry registry()
-    {
-        final SystemSharedMemoryRegistry registry = SystemSharedMemoryRegistry.devShm();
-        registry.register("r", OBJECT.key(), 0, 4096);
-        return registry;
-    }
-
-    @AfterAll
-    static void report()
+    /** Prints the report and frees what the target holds. */
+    public static void finish()
     {
         REPORT.print();
         REGISTRY.close();
@@ -73,14 +47,7 @@ class HttpInferDecoderFuzzer
         CORE.close();
     }
 
-    @FuzzTest(maxDuration = "10s")
-    @DictionaryEntries({"{\"inputs\":[{\"name\":\"INPUT0\",\"datatype\":\"FP32\",\"shape\":[1,2],\"data\":[",
-        "\"parameters\":{\"binary_data_size\":", "\"shared_memory_region\":\"r\"", "\"shared_memory_byte_size\":",
-        "\"shared_memory_offset\":", "\"outputs\":[{\"name\":\"OUTPUT0\"", "\"binary_data\":true",
-        "\"classification\":", "\"priority\":", "\"timeout\":", "\"sequence_id\":", "\"binary_data_output\":",
-        "\"id\":", "\"BYTES\"", "\"INT64\"", "\"BOOL\"", "\"UINT64\"", "\"FP16\"", "NaN", "-Infinity", "1e39",
-        "18446744073709551616", "\\u0000", "\\ud800"})
-    void bodiesAreDecodedOrRefusedWithABoundedMessage(final FuzzedDataProvider data)
+    public static void fuzzOne(final FuzzedDataProvider data)
     {
         final String header = switch (data.consumeInt(0, 3))
         {
