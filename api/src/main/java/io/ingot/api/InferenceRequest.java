@@ -45,6 +45,8 @@ public final class InferenceRequest
     private volatile boolean cancelled;
     private volatile Runnable cancelHook;
     private final AtomicBoolean inFlight = new AtomicBoolean();
+    /** The core's bookkeeping for this request, kept across submissions so that reusing a request allocates none. */
+    private Object coreState;
 
     /**
      * @param modelName the model to run
@@ -371,6 +373,16 @@ public final class InferenceRequest
         cancelled = false;
         cancelHook = hook;
         return true;
+    }
+
+    Object coreState()
+    {
+        return coreState;
+    }
+
+    void coreState(final Object state)
+    {
+        coreState = state;
     }
 
     void endFlight()

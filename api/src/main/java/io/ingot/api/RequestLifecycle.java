@@ -23,6 +23,27 @@ public final class RequestLifecycle
     }
 
     /**
+     * @param request a request
+     * @return the core's bookkeeping attached to it by an earlier submission, or {@code null}
+     */
+    public static Object attachment(final InferenceRequest request)
+    {
+        return request.coreState();
+    }
+
+    /**
+     * Attaches the core's bookkeeping to a request, to be reused when the caller submits the request again. The
+     * submitting thread only (the request is not in flight yet).
+     *
+     * @param request a request
+     * @param state   the bookkeeping
+     */
+    public static void attach(final InferenceRequest request, final Object state)
+    {
+        request.coreState(state);
+    }
+
+    /**
      * Marks the request done, so that the caller may reuse it.
      *
      * @param request the request whose response is being delivered

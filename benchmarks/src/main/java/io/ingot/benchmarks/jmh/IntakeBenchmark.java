@@ -1,6 +1,9 @@
 package io.ingot.benchmarks.jmh;
 
 import io.ingot.api.IdleMode;
+import io.ingot.perf.pipeline.Pipeline;
+import io.ingot.perf.pipeline.PipelineSlot;
+import io.ingot.perf.pipeline.Pipelines;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -15,21 +18,15 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.lang.foreign.Arena;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Issue #6 (a): requests per second that P producer threads (JMH's {@code -t}) get into a batching pipeline.
- *
- * <ul>
- *   <li>{@code ingotBatcher}: Ingot's request ring and real dynamic batcher, batches handed to a no-op instance
- *       thread ({@link BatcherIntake});</li>
- *   <li>{@code ingotCore}: the same through the public core API with the identity model ({@link CoreIntake});</li>
- *   <li>{@code linkedBlockingQueue}, {@code arrayBlockingQueue}: the baselines, a blocking queue drained by a
- *       {@code poll} + {@code drainTo} worker as DJL Serving and TorchServe do ({@link BlockingQueueIntake}).</li>
- * </ul>
- * Each producer keeps at most {@link #window} requests in flight and reuses them; one operation is one request.
+ * Intake: requests per second that P producer threads (JMH's {@code -t}) get through a pipeline, each keeping up to
+ * {@link #window} requests in flight and reusing them; one operation is one request. The pipelines are those of the
+ * comparison (the identity model, one element, batches of up to {@link #maxBatch}): Ingot's core, the DJL-style
+ * batcher ({@code LinkedBlockingQueue}, {@code poll} + {@code drainTo}), the Triton-style batcher (mutex and condition
+ * variables, a batcher thread handing batches to an instance thread).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -38,16 +35,13 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 2)
 @Fork(value = 1, jvmArgsPrepend = {"--enable-native-access=ALL-UNNAMED", "--add-opens",
     "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xmx1g"})
-public class RingIntakeBenchmark
+public class IntakeBenchmark
 {
-    /** Ring and queue capacity: the core's default ring size. */
-    private static final int CAPACITY = 1024;
-
     /** The pipeline under test. */
-    @Param({"ingotBatcher", "ingotCore", "linkedBlockingQueue", "arrayBlockingQueue"})
-    public String intake;
+    @Param({"ingot", "djl-style", "triton-style"})
+    public String pipeline;
 
-    /** Maximum batch size of every pipeline. */
+    /** The most requests per batch. */
     @Param("64")
     public int maxBatch;
 
@@ -59,47 +53,41 @@ public class RingIntakeBenchmark
     @Param("BLOCKING")
     public IdleMode idle;
 
-    private IntakePipeline pipeline;
+    private Pipeline served;
 
     /** Starts the pipeline. */
     @Setup(Level.Trial)
     public void start()
     {
-        pipeline = switch (intake)
-        {
-            case "ingotBatcher" -> new BatcherIntake(maxBatch, CAPACITY, idle);
-            case "ingotCore" -> new CoreIntake(maxBatch, CAPACITY, idle);
-            case "linkedBlockingQueue" -> new BlockingQueueIntake(new LinkedBlockingQueue<>(CAPACITY), maxBatch);
-            case "arrayBlockingQueue" -> new BlockingQueueIntake(new ArrayBlockingQueue<>(CAPACITY), maxBatch);
-            default -> throw new IllegalArgumentException("unknown intake '" + intake + "'; expected ingotBatcher, "
-                + "ingotCore, linkedBlockingQueue or arrayBlockingQueue");
-        };
+        served = Pipelines.create(pipeline, 1, maxBatch, idle);
     }
 
-    /** Stops the pipeline. */
+    /** Stops it. */
     @TearDown(Level.Trial)
     public void stop()
     {
-        pipeline.close();
+        served.close();
     }
 
     /** One producer thread's window of reusable requests. */
     @State(Scope.Thread)
     public static class Producer
     {
-        private IntakeSlot[] slots;
+        private Arena arena;
+        private PipelineSlot[] slots;
         private int next;
 
         /**
          * @param benchmark the benchmark whose pipeline makes the slots
          */
         @Setup(Level.Trial)
-        public void create(final RingIntakeBenchmark benchmark)
+        public void create(final IntakeBenchmark benchmark)
         {
-            slots = new IntakeSlot[benchmark.window];
+            arena = Arena.ofShared();
+            slots = new PipelineSlot[benchmark.window];
             for (int i = 0; i < slots.length; i++)
             {
-                slots[i] = benchmark.pipeline.newSlot();
+                slots[i] = benchmark.served.newSlot(arena);
             }
         }
 
@@ -107,18 +95,35 @@ public class RingIntakeBenchmark
         @TearDown(Level.Trial)
         public void drain()
         {
-            for (final IntakeSlot slot : slots)
+            for (final PipelineSlot slot : slots)
             {
-                slot.awaitFree();
+                awaitFree(slot);
             }
+            arena.close();
         }
 
-        IntakeSlot nextFree()
+        PipelineSlot nextFree()
         {
-            final IntakeSlot slot = slots[next];
+            final PipelineSlot slot = slots[next];
             next = next + 1 == slots.length ? 0 : next + 1;
-            slot.awaitFree();
+            awaitFree(slot);
             return slot;
+        }
+
+        private static void awaitFree(final PipelineSlot slot)
+        {
+            int spins = 0;
+            while (!slot.isDone())
+            {
+                if (++spins < 64)
+                {
+                    Thread.onSpinWait();
+                }
+                else
+                {
+                    Thread.yield();
+                }
+            }
         }
     }
 
@@ -130,6 +135,8 @@ public class RingIntakeBenchmark
     @Benchmark
     public void publish(final Producer producer)
     {
-        pipeline.submit(producer.nextFree());
+        final PipelineSlot slot = producer.nextFree();
+        slot.begin();
+        served.submit(slot);
     }
 }
