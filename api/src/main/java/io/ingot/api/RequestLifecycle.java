@@ -2,7 +2,8 @@ package io.ingot.api;
 
 /**
  * Hooks by which the core marks a request in flight and done. Public only because the core lives in another
- * package; applications never call it.
+ * package; applications never call it. Thread-safe: {@link #begin} is atomic, so of two threads submitting the same
+ * request at once exactly one succeeds.
  */
 public final class RequestLifecycle
 {

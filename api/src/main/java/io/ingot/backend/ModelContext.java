@@ -6,14 +6,16 @@ import io.ingot.device.PinnedAllocator;
 import java.nio.file.Path;
 
 /**
- * What a backend is given to load one model version.
+ * What a backend is given to load one model version. Immutable (the configuration is an immutable protobuf message);
+ * made by the core for each version it loads.
  *
  * @param modelName        the model's name
  * @param version          the version number
  * @param config           the normalized, validated configuration
  * @param versionDirectory the version directory, or {@code null} for an in-memory model
  * @param modelFile        the model file the platform expects (may not exist), or {@code null} for an in-memory model
- * @param allocator        the pinned-memory allocator the runtime uses for staging
+ * @param allocator        the pinned-memory allocator the runtime uses for staging; thread-safe, shared by the whole
+ *                         core (never {@code null} when the core makes the context)
  */
 public record ModelContext(String modelName, long version, ModelConfig config, Path versionDirectory,
     Path modelFile, PinnedAllocator allocator)
