@@ -86,6 +86,12 @@ public final class ThreadBell implements Bell
         return true;
     }
 
+    /** @return how many rings found the bell armed so far (for tests and diagnostics) */
+    public int ringCount()
+    {
+        return (int)RINGS.getVolatile(this);
+    }
+
     /** @return whether the waiter has said it may be sleeping (a racy read, for decisions that tolerate it) */
     public boolean isArmed()
     {

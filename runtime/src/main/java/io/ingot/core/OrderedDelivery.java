@@ -17,17 +17,18 @@ import java.util.function.BiConsumer;
  * holds the flushing token delivers every consecutive filled slot, the user's listeners included, while the others
  * go on without waiting (their responses are delivered by the flusher, in order). After giving the token up, a
  * flusher looks at the front once more, so a response parked while it held the token is never stranded. The slots
- * form a ring of {@value #CAPACITY}: at most that many responses may be in flight beyond an undelivered one, far
- * more than a model's instances can hold in their batches. Thread-safe.
+ * form a ring (by default {@value #CAPACITY}): at most that many responses may be in flight beyond an undelivered
+ * one, far more than a model's instances can hold in their batches. Thread-safe.
  */
 final class OrderedDelivery
 {
-    /** Responses that may wait behind the oldest undelivered one. */
+    /** Responses that may wait behind the oldest undelivered one, by default. */
     static final int CAPACITY = 1 << 16;
-    private static final int MASK = CAPACITY - 1;
 
-    private final AtomicReferenceArray<PendingRequest> requests = new AtomicReferenceArray<>(CAPACITY);
-    private final InferenceResponse[] responses = new InferenceResponse[CAPACITY];
+    private final int capacity;
+    private final int mask;
+    private final AtomicReferenceArray<PendingRequest> requests;
+    private final InferenceResponse[] responses;
     private final AtomicBoolean flushing = new AtomicBoolean();
     private final BiConsumer<PendingRequest, InferenceResponse> sink;
     /** The next sequence to deliver; written only by the flusher. */
@@ -38,6 +39,23 @@ final class OrderedDelivery
      */
     OrderedDelivery(final BiConsumer<PendingRequest, InferenceResponse> sink)
     {
+        this(CAPACITY, sink);
+    }
+
+    /**
+     * @param capacity responses that may wait behind the oldest undelivered one, a power of two
+     * @param sink     delivers one response
+     */
+    OrderedDelivery(final int capacity, final BiConsumer<PendingRequest, InferenceResponse> sink)
+    {
+        if (Integer.bitCount(capacity) != 1)
+        {
+            throw new IllegalArgumentException("capacity must be a power of two, was " + capacity);
+        }
+        this.capacity = capacity;
+        this.mask = capacity - 1;
+        this.requests = new AtomicReferenceArray<>(capacity);
+        this.responses = new InferenceResponse[capacity];
         this.sink = sink;
     }
 
@@ -50,11 +68,11 @@ final class OrderedDelivery
     void complete(final PendingRequest request, final InferenceResponse response)
     {
         final long sequence = request.orderSequence;
-        while (sequence - next >= CAPACITY)
+        while (sequence - next >= capacity)
         {
             Thread.onSpinWait();  // more than CAPACITY responses are waiting for a slow one: wait for it
         }
-        final int slot = (int)(sequence & MASK);
+        final int slot = (int)(sequence & mask);
         responses[slot] = response;
         requests.setRelease(slot, request);  // publishes the response written just before
         flush();
@@ -69,7 +87,7 @@ final class OrderedDelivery
             {
                 while (true)
                 {
-                    final int slot = (int)(front & MASK);
+                    final int slot = (int)(front & mask);
                     final PendingRequest ready = requests.getAcquire(slot);
                     if (ready == null || ready.orderSequence != front)
                     {
@@ -88,7 +106,7 @@ final class OrderedDelivery
                 flushing.set(false);
             }
             // A response parked while this thread held the token: flush again, unless another thread took over.
-            final PendingRequest after = requests.getAcquire((int)(front & MASK));
+            final PendingRequest after = requests.getAcquire((int)(front & mask));
             if (after == null || after.orderSequence != front)
             {
                 return;

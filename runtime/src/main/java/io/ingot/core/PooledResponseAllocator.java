@@ -22,7 +22,7 @@ public final class PooledResponseAllocator implements ResponseAllocator
     private static final int BLOCKS_PER_CLASS = 1024;
     private static final long ALIGNMENT = 64;
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private final ManyToManyConcurrentArrayQueue<MemorySegment>[] pools =
         new ManyToManyConcurrentArrayQueue[MAX_CLASS + 1];
 

@@ -372,6 +372,20 @@ public final class ModelScheduler
     }
 
     /**
+     * Timekeeper, after {@link #sweep}: gives the role up and, if requests are left, rings one following instance to
+     * take it. An instance that finished its batch while the timekeeper swept found the role taken and sleeps as a
+     * follower; without this ring it would sleep on with work queued until the next arrival.
+     */
+    public void releaseAfterSweep()
+    {
+        releaseRole(TIMEKEEPER);
+        if (queued > 0 || !ring.isEmpty())
+        {
+            ringFollower();
+        }
+    }
+
+    /**
      * @param nowNs the current time
      * @return whether the timekeeper should sweep now: a cancellation or an early deadline is waiting, or a REJECT
      *         deadline passed

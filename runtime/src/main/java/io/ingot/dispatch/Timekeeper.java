@@ -97,7 +97,7 @@ public final class Timekeeper implements Agent
             }
             finally
             {
-                scheduler.releaseRole(ModelScheduler.TIMEKEEPER);
+                scheduler.releaseAfterSweep();
             }
             if (ended.count() > 0)
             {

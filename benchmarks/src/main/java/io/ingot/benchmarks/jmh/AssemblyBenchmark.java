@@ -1,8 +1,5 @@
 package io.ingot.benchmarks.jmh;
 
-import io.ingot.tensor.DataType;
-import io.ingot.perf.support.BenchModels;
-import io.ingot.perf.support.ReusingResponseAllocator;
 import io.ingot.device.PinnedAllocator;
 import io.ingot.device.PinnedAllocators;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -21,7 +18,6 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -81,7 +77,6 @@ public class AssemblyBenchmark
         ceilingTarget = pinned.allocate(total, arena);
         staging = pinned.allocate(total, arena);
     }
-
 
     /** Frees the memory. */
     @TearDown(Level.Trial)
