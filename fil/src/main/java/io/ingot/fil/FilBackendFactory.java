@@ -67,8 +67,8 @@ public final class FilBackendFactory implements BackendFactory
         }
         if (!Files.isRegularFile(file))
         {
-            throw new FilModelException(model + ": model file '" + file.toAbsolutePath() + "' does not exist (model_type"
-                + " \"" + parameters.modelType().parameterValue() + "\" reads " + parameters.modelType()
+            throw new FilModelException(model + ": model file '" + file.toAbsolutePath() + "' does not exist"
+                + " (model_type \"" + parameters.modelType().parameterValue() + "\" reads " + parameters.modelType()
                     .defaultFileName() + " unless default_model_filename names another file)");
         }
         final Forest forest = open(model, file, parameters);
@@ -121,7 +121,11 @@ public final class FilBackendFactory implements BackendFactory
     {
         final boolean named = !context.config().getDefaultModelFilename().isEmpty()
             || context.versionDirectory() == null;
-        final Path path = named ? context.modelFile() : context.versionDirectory();
-        return Files.isDirectory(path) ? path.resolve(type.defaultFileName()) : path;
+        if (!named)
+        {
+            return context.versionDirectory().resolve(type.defaultFileName());
+        }
+        final Path path = context.modelFile();
+        return path != null && Files.isDirectory(path) ? path.resolve(type.defaultFileName()) : path;
     }
 }

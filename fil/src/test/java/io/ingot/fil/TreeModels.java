@@ -145,7 +145,8 @@ final class TreeModels
     }
 
     /**
-     * A FIL configuration as Triton's FIL examples write it.
+     * A FIL configuration as Triton's FIL examples write it, with one thread per prediction ({@code cpu_nthread}):
+     * OpenMP teams of every core on a shared machine cost milliseconds per call to these tiny models.
      *
      * @param name         model name
      * @param modelType    {@code model_type}
@@ -167,7 +168,8 @@ final class TreeModels
             parameters [
               { key: "model_type" value: { string_value: "%s" } },
               { key: "is_classifier" value: { string_value: "%s" } },
-              { key: "predict_proba" value: { string_value: "%s" } }
+              { key: "predict_proba" value: { string_value: "%s" } },
+              { key: "cpu_nthread" value: { string_value: "1" } }
             ]
             %s
             """.formatted(name, FEATURES, outputs, modelType, classifier, predictProba, extra);

@@ -24,6 +24,7 @@ public final class LightgbmException extends RuntimeException
      * @param call the C function that returned it
      * @throws LightgbmException with this thread's last LightGBM error when the code is not 0
      */
+    @SuppressWarnings("restricted") // LightGBM's message is a NUL-terminated string of unknown length
     static void check(final int code, final String call)
     {
         if (code != 0)

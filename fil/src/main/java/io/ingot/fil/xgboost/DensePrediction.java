@@ -18,6 +18,8 @@ import static io.ingot.fil.xgboost.XgboostException.check;
  */
 public final class DensePrediction implements AutoCloseable
 {
+    /** All memory: XGBoost's result and shape arrays are read at the addresses it returns, without a new segment. */
+    @SuppressWarnings("restricted")
     private static final MemorySegment EVERYWHERE = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
     private final XgbBooster booster;

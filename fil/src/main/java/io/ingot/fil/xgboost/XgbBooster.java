@@ -107,6 +107,7 @@ public final class XgbBooster implements AutoCloseable
      * @return XGBoost's internal configuration as JSON ({@code XGBoosterSaveJsonConfig}): objective, booster kind,
      *         {@code learner_model_param} ({@code num_class}, {@code num_target}, {@code num_feature})
      */
+    @SuppressWarnings("restricted") // XGBoost returns the text's address and length
     public String jsonConfig()
     {
         try (Arena arena = Arena.ofConfined())

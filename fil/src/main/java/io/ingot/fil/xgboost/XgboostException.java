@@ -24,6 +24,7 @@ public final class XgboostException extends RuntimeException
      * @param call the C function that failed
      * @return an exception with this thread's last XGBoost error
      */
+    @SuppressWarnings("restricted") // XGBoost's message is a NUL-terminated string of unknown length
     static XgboostException lastError(final String call)
     {
         String text = Xgboost.XGBGetLastError().reinterpret(Long.MAX_VALUE).getString(0).strip();
