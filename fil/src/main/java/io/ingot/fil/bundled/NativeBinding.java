@@ -177,6 +177,25 @@ public final class NativeBinding
         throw new IllegalStateException("a downcall threw a checked exception, which FFM never does", thrown);
     }
 
+    /**
+     * Reads a library's error message (a NUL-terminated string the library owns) and cuts it to {@code limit}
+     * characters, so that a huge native message cannot flood a log.
+     *
+     * @param text  the {@code const char *} the library returned
+     * @param limit the most characters kept
+     * @return the message, stripped, with {@code ...} where it was cut
+     */
+    @SuppressWarnings("restricted") // the message is a NUL-terminated string of unknown length
+    public static String message(final MemorySegment text, final int limit)
+    {
+        if (text.equals(MemorySegment.NULL))
+        {
+            return "(no message)";
+        }
+        final String message = text.reinterpret(Long.MAX_VALUE).getString(0).strip();
+        return message.length() > limit ? message.substring(0, limit) + "..." : message;
+    }
+
     private static MethodHandle failing(final MethodType type, final String message)
     {
         // The void "raise" runs first and always throws; the empty target only gives the handle its exact type.

@@ -1,5 +1,7 @@
 package io.ingot.fil.xgboost;
 
+import io.ingot.fil.bundled.NativeBinding;
+
 /**
  * An XGBoost C API call returned an error. The message names the call and carries XGBoost's own text
  * ({@code XGBGetLastError}), cut to {@value #MAX_MESSAGE} characters so that a huge native message cannot flood a
@@ -24,15 +26,10 @@ public final class XgboostException extends RuntimeException
      * @param call the C function that failed
      * @return an exception with this thread's last XGBoost error
      */
-    @SuppressWarnings("restricted") // XGBoost's message is a NUL-terminated string of unknown length
     static XgboostException lastError(final String call)
     {
-        String text = Xgboost.XGBGetLastError().reinterpret(Long.MAX_VALUE).getString(0).strip();
-        if (text.length() > MAX_MESSAGE)
-        {
-            text = text.substring(0, MAX_MESSAGE) + "...";
-        }
-        return new XgboostException(call + " failed: " + text);
+        return new XgboostException(call + " failed: " + NativeBinding.message(Xgboost.XGBGetLastError(),
+            MAX_MESSAGE));
     }
 
     /**
