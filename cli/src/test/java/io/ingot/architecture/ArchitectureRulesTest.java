@@ -127,8 +127,8 @@ class ArchitectureRulesTest
             .should().dependOnClassesThat().haveFullyQualifiedName("java.lang.foreign.Linker")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("java.lang.foreign.SymbolLookup")
             .because("every native call goes through native-bindings (CUDA, cuBLAS, libc), except a backend binding "
-                + "its own engine library (TensorRT's shim; XGBoost's and LightGBM's C APIs, loaded from their Maven jars"
-                + " by io.ingot.fil.bundled)")
+                + "its own engine library (TensorRT's shim; XGBoost's and LightGBM's C APIs, loaded from their Maven"
+                + " jars by io.ingot.fil.bundled)")
             .check(classes);
     }
 
