@@ -38,13 +38,15 @@ import java.util.concurrent.Callable;
  *       requests); ONNX Runtime called directly from N threads, one {@code run} per request; and ONNX Runtime run
  *       by as many threads as Ingot has instances on pre-formed batches of the average size Ingot formed at that
  *       level (the ideal batcher). Every configuration uses one shared session with the same intra-op threads.</li>
+ *   <li>{@code fil}: the same three for a tree model: Ingot's FIL backend serving the XGBoost example against XGBoost's
+ *       C API called directly ({@link FilComparison});</li>
  *   <li>{@code cost}: Ingot serving the built-in {@code cost} model (each execution takes a + b·batch µs) against
  *       its computable ideal throughput: with K instances and N clients, N/(a+b) for N ≤ K, else K·B/(a+b·B) with
  *       B = min(max batch, N/K).</li>
  * </ul>
  */
 @Command(name = "comparison", mixinStandardHelpOptions = true,
-    subcommands = {Comparison.MiniLm.class, Comparison.Cost.class},
+    subcommands = {Comparison.MiniLm.class, Comparison.Cost.class, FilComparison.class},
     description = "Ingot against its real-model baselines, measured in the same run.")
 public final class Comparison implements Runnable
 {
