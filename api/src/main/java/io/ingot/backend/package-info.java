@@ -8,6 +8,7 @@
  * <p>Threads: factories and backends may be called from several threads (loads of different models, instances
  * created in turn); an engine is used by one thread at a time, its instance's; a batch is valid only during the
  * {@code execute} call it is passed to. This package depends on nothing of the in-process API but the tensor types of
- * {@code io.ingot.tensor}.
+ * {@code io.ingot.tensor} and one handle: {@link io.ingot.backend.ModelContext#core()}, the core that loads the model,
+ * through which a backend may call the core's other models (the Python backend's BLS requests).
  */
 package io.ingot.backend;
