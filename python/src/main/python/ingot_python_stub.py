@@ -13,7 +13,6 @@ The server rings this process's doorbell after every record; this process rings 
 A thread increments the heartbeat every 100 ms and ends the process when the server process is gone.
 """
 
-import asyncio
 import gc
 import importlib.util
 import json
@@ -23,6 +22,7 @@ import sys
 import threading
 import time
 import traceback
+import types
 import weakref
 
 import numpy as np
@@ -117,6 +117,12 @@ def describe_exception(error):
         for frame in reversed(frames[-20:]):
             lines.append("  %s(%d): %s" % (frame.filename, frame.lineno, frame.name))
     return "\n".join(lines)
+
+
+@types.coroutine
+def _yield_to_the_loop():
+    """What asyncio.sleep(0) does: lets the event loop run other coroutines once."""
+    yield
 
 
 class StubError(Exception):
@@ -268,7 +274,7 @@ def place_tensors(region, tensors, what, allocations=None):
             offset = region.offset_of(array)
             if offset is None:
                 offset = region.allocate(length, "%s '%s'" % (what, tensor._name))
-                np.copyto(np.ndarray(array.shape, array.dtype, mm, offset), array, casting="no")
+                mm[offset:offset + length] = memoryview(array).cast("B")  # one copy; the array is C-contiguous
                 if allocations is not None:
                     allocations.append(offset)
         name = tensor._name.encode("utf-8")
@@ -352,9 +358,11 @@ class Stub:
             self.run(self.model.finalize())
 
     def run(self, result):
-        """The result of a model method, awaited when the method is `async def`."""
-        if asyncio.iscoroutine(result):
+        """The result of a model method, awaited when the method is `async def` (asyncio is imported only then:
+        it is the costliest import of a stub's start)."""
+        if isinstance(result, types.CoroutineType):
             if self.loop is None:
+                import asyncio
                 self.loop = asyncio.new_event_loop()
                 asyncio.set_event_loop(self.loop)
             return self.loop.run_until_complete(result)
@@ -476,6 +484,7 @@ class Stub:
                 self.region.allocator.free(offset)
 
     def bls_async_exec(self, request):
+        import asyncio
         loop = asyncio.get_running_loop()
         bls_id, allocations = self.bls_send(request)
         future = loop.create_future()
@@ -494,7 +503,7 @@ class Stub:
                 idle = 0
             else:
                 idle += 1
-            await asyncio.sleep(0)
+            await _yield_to_the_loop()
 
     def receive_during_execute(self, timeout):
         """Handles one record that arrives while execute() runs (a BLS response); False when none came in time."""

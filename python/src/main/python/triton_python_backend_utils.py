@@ -47,6 +47,8 @@ _NUMPY_BY_CODE = {
     _BF16: np.dtype(np.uint16),  # carried as raw 16-bit words: numpy has no bfloat16
 }
 _CODE_BY_KIND = {dtype.str.lstrip("<=|"): code for code, dtype in _NUMPY_BY_CODE.items() if code != _BF16}
+_CODE_BY_DTYPE = {dtype: code for code, dtype in _NUMPY_BY_CODE.items() if code != _BF16}
+_CODE_BY_DTYPE[np.dtype(np.object_)] = _BYTES
 _NAMES_BY_CODE = {1: "BOOL", 2: "UINT8", 3: "UINT16", 4: "UINT32", 5: "UINT64", 6: "INT8", 7: "INT16", 8: "INT32",
                   9: "INT64", 10: "FP16", 11: "FP32", 12: "FP64", 13: "BYTES", 14: "BF16"}
 
@@ -213,16 +215,18 @@ class Tensor:
         if not isinstance(name, str) or not name:
             raise TritonModelException("Tensor name cannot be an empty string.")
         array = np.asarray(tensor)
-        kind = array.dtype.kind
-        if kind in "SOU":
-            if kind == "U":
-                array = array.astype(np.object_)
-            code = _BYTES
-        else:
-            code = _CODE_BY_KIND.get(array.dtype.str.lstrip("<>=|"))
-            if code is None:
-                raise TritonModelException("Tensor '%s': numpy dtype %s has no Triton data type" % (name, array.dtype))
-            if not array.dtype.isnative:
+        code = _CODE_BY_DTYPE.get(array.dtype)
+        if code is None:
+            kind = array.dtype.kind
+            if kind in "SOU":
+                if kind == "U":
+                    array = array.astype(np.object_)
+                code = _BYTES
+            else:
+                code = _CODE_BY_KIND.get(array.dtype.str.lstrip("<>=|"))
+                if code is None:
+                    raise TritonModelException("Tensor '%s': numpy dtype %s has no Triton data type"
+                                               % (name, array.dtype))
                 array = array.astype(array.dtype.newbyteorder("="))
         if not array.flags.c_contiguous:
             array = np.ascontiguousarray(array)

@@ -69,6 +69,8 @@ final class StubProcess
     private static final int TAIL_LINES = 20;
     private static final int TAIL_LINE_CHARS = 400;
     private static final long MAX_SLEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    /** Starting Python and importing numpy on a loaded machine can take seconds; no stub gets less than this. */
+    private static final long MIN_START_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private final String label;
     private final String instance;
@@ -82,6 +84,7 @@ final class StubProcess
     private SideWork sideWork = NO_SIDE_WORK;
     private long lastHeartbeat = -1;
     private long lastBeatNanos;
+    private boolean greeted;
     private volatile boolean closed;
 
     private StubProcess(final String label, final String instance, final PythonSettings settings,
@@ -156,8 +159,10 @@ final class StubProcess
                     throw new IpcRingCorruptException("the first record must be HELLO, got type " + type);
                 }
                 greeted[0] = true;
-            }, () -> greeted[0], System.nanoTime() + settings.stubTimeout().toNanos(), "starting");
+            }, () -> greeted[0], System.nanoTime() + Math.max(settings.stubTimeout().toNanos(), MIN_START_NANOS),
+                "starting");
             region.unlink();
+            started.greeted = true;
             return started;
         }
         catch (final PythonStubException | RuntimeException ex)
@@ -351,8 +356,9 @@ final class StubProcess
         }
         final long now = System.nanoTime();
         final long heartbeat = region.heartbeat();
-        if (heartbeat != lastHeartbeat)
+        if (heartbeat != lastHeartbeat || !greeted)
         {
+            // Before its greeting the stub has no heartbeat yet: the start deadline bounds it instead.
             lastHeartbeat = heartbeat;
             lastBeatNanos = now;
         }
