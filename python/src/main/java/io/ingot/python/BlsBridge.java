@@ -334,12 +334,6 @@ final class BlsBridge implements StubProcess.SideWork
         }
     }
 
-    /** @return responses delivered to the stub and not yet released (for tests). */
-    int openResponses()
-    {
-        return delivered.size();
-    }
-
     /**
      * The stub is gone or stopping (instance thread): closes every response it held, and every one still to come as
      * it arrives; unmaps the region once no BLS request is in flight.

@@ -50,19 +50,4 @@ final class BlsOutputAllocator implements ResponseAllocator
             area.free(offset, segment.byteSize());
         }
     }
-
-    /** @return bytes of the area. */
-    long capacity()
-    {
-        return area.capacity();
-    }
-
-    /** @return live allocations (for tests: every BLS output is released). */
-    int allocations()
-    {
-        synchronized (area)
-        {
-            return area.allocations();
-        }
-    }
 }

@@ -267,13 +267,6 @@ final class PythonEngine implements Engine
         return future;
     }
 
-    /** @return the running stub's process id, or -1 while it restarts (for tests). */
-    long stubPid()
-    {
-        final StubProcess current = stub;
-        return current == null ? -1 : current.pid();
-    }
-
     @Override
     public void close()
     {

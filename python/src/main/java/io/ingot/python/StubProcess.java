@@ -2,11 +2,11 @@ package io.ingot.python;
 
 import io.ingot.ipc.DoorbellIdler;
 import io.ingot.ipc.FrameText;
-import io.ingot.ipc.IpcLimits;
 import io.ingot.ipc.IpcRingCorruptException;
 import io.ingot.ipc.IpcRingReader;
 import io.ingot.ipc.IpcRingWriter;
 import io.ingot.ipc.SharedMemory;
+import io.ingot.ipc.SlabAllocator;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -218,7 +218,7 @@ final class StubProcess
         if (length > toStub.maxMessageLength())
         {
             final long offset = region.inputs().allocate(length);
-            if (offset == io.ingot.ipc.SlabAllocator.FAILED)
+            if (offset == SlabAllocator.FAILED)
             {
                 throw new PythonStubException(label + ": a frame of " + length + " bytes does not fit the input "
                     + "area's " + region.inputs().freeBytes() + " free bytes; raise the parameter "
@@ -543,14 +543,5 @@ final class StubProcess
          * @param offset where the body starts
          */
         void write(MemorySegment buffer, long offset);
-    }
-
-    /**
-     * @param length bytes of a text
-     * @return bytes it takes in a frame, padded to 8
-     */
-    static int padded(final int length)
-    {
-        return IpcLimits.align8(length);
     }
 }

@@ -19,6 +19,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.ingot.python.StubRegionDescriptor.FILE_LENGTH_OFFSET;
@@ -35,7 +36,6 @@ import static io.ingot.python.StubRegionDescriptor.STUB_AREA_LENGTH_OFFSET;
 import static io.ingot.python.StubRegionDescriptor.STUB_AREA_OFFSET_OFFSET;
 import static io.ingot.python.StubRegionDescriptor.STUB_DOORBELL_OFFSET;
 import static io.ingot.python.StubRegionDescriptor.STUB_HEARTBEAT_OFFSET;
-import static io.ingot.python.StubRegionDescriptor.STUB_PID_OFFSET;
 import static io.ingot.python.StubRegionDescriptor.STUB_WAITING_OFFSET;
 import static io.ingot.python.StubRegionDescriptor.TO_PARENT_CAPACITY_OFFSET;
 import static io.ingot.python.StubRegionDescriptor.TO_PARENT_OFFSET_OFFSET;
@@ -73,7 +73,6 @@ final class StubRegion implements AutoCloseable
     private final SlabAllocator inputs;
     private final BlsOutputAllocator blsOutputs;
     private final long dataOffset;
-    private final long stubAreaOffset;
     private volatile boolean unlinked;
 
     private StubRegion(final Path path, final FileChannel channel, final Arena arena, final MemorySegment memory,
@@ -88,7 +87,7 @@ final class StubRegion implements AutoCloseable
         final long toStubOffset = HEADER_LENGTH;
         final long toParentOffset = toStubOffset + ringBytes;
         this.dataOffset = toParentOffset + ringBytes;
-        this.stubAreaOffset = dataOffset + 2 * areaBytes;
+        final long stubAreaOffset = dataOffset + 2 * areaBytes;
 
         memory.set(SharedMemory.LONG, MAGIC_OFFSET, MAGIC);
         memory.set(SharedMemory.INT, VERSION_OFFSET, VERSION);
@@ -142,7 +141,7 @@ final class StubRegion implements AutoCloseable
                     + "give the container more (docker run --shm-size) or lower the model's parameter "
                     + PythonSettings.SHM_BYTES);
             }
-            channel = FileChannel.open(path, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+            channel = FileChannel.open(path, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             channel.write(ByteBuffer.wrap(new byte[1]), size - 1);
@@ -243,22 +242,10 @@ final class StubRegion implements AutoCloseable
         return inDataAreas(offset, segment.byteSize()) ? offset : -1;
     }
 
-    /** @return the stub area's file offset. */
-    long stubAreaOffset()
-    {
-        return stubAreaOffset;
-    }
-
     /** @return the stub's heartbeat counter. */
     long heartbeat()
     {
         return SharedMemory.getLongAcquire(memory, STUB_HEARTBEAT_OFFSET);
-    }
-
-    /** @return the pid the stub wrote, 0 before it did. */
-    long stubPid()
-    {
-        return SharedMemory.getLongAcquire(memory, STUB_PID_OFFSET);
     }
 
     /** Removes the file: the mappings stay valid, and nothing is left behind when either process dies. */

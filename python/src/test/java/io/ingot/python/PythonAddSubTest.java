@@ -30,11 +30,7 @@ class PythonAddSubTest
     {
         PythonTests.requirePython(PythonAddSubTest.class);
         core = InferenceCore.open(PythonTests.options(PythonTests.examples(), "add_sub_python")
-            .model(TestModels.config("name: 'add_sub_builtin' backend: 'add_sub' max_batch_size: 8"
-                + " input [{ name: 'INPUT0' data_type: TYPE_FP32 dims: [16] },"
-                + " { name: 'INPUT1' data_type: TYPE_FP32 dims: [16] }]"
-                + " output [{ name: 'OUTPUT0' data_type: TYPE_FP32 dims: [16] },"
-                + " { name: 'OUTPUT1' data_type: TYPE_FP32 dims: [16] }]"))
+            .model(PythonTests.builtinAddSub())
             .build());
         assertTrue(core.isModelReady("add_sub_python", -1), () -> "add_sub_python did not load: "
             + core.repositoryIndex(false));

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -112,11 +113,7 @@ class PythonBlsTest
         PythonTests.requirePython(PythonBlsTest.class);
         PythonTests.writeModel(repository, "bls_caller", CONFIG, MODEL);
         core = InferenceCore.open(PythonTests.options(repository, "bls_caller")
-            .model(TestModels.config("name: 'add_sub_builtin' backend: 'add_sub' max_batch_size: 8"
-                + " input [{ name: 'INPUT0' data_type: TYPE_FP32 dims: [16] },"
-                + " { name: 'INPUT1' data_type: TYPE_FP32 dims: [16] }]"
-                + " output [{ name: 'OUTPUT0' data_type: TYPE_FP32 dims: [16] },"
-                + " { name: 'OUTPUT1' data_type: TYPE_FP32 dims: [16] }]"))
+            .model(PythonTests.builtinAddSub())
             .model(TestModels.config("name: 'identity_builtin' backend: 'identity' max_batch_size: 8"
                 + " input [{ name: 'INPUT0' data_type: TYPE_FP32 dims: [-1] }]"
                 + " output [{ name: 'OUTPUT0' data_type: TYPE_FP32 dims: [-1] }]"))
@@ -202,7 +199,7 @@ class PythonBlsTest
         try (InferenceResponse response = TestModels.await(core.submit(request(3, a, a))).throwIfError())
         {
             final float[] forty = new float[16];
-            java.util.Arrays.fill(forty, 40);
+            Arrays.fill(forty, 40);
             assertArrayEquals(forty, PythonTests.floatsOf(response, "OUTPUT0"),
                 "forty 1 MiB BLS responses through a 3 MiB BLS area");
         }

@@ -15,6 +15,7 @@ import java.io.ByteArrayOutputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -140,7 +141,7 @@ class PythonBytesTest
         for (final String word : words)
         {
             final byte[] data = utf8(word);
-            bytes.writeBytes(java.nio.ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(data.length)
+            bytes.writeBytes(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(data.length)
                 .array());
             bytes.writeBytes(data);
         }

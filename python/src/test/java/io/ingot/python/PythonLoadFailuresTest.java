@@ -1,7 +1,10 @@
 package io.ingot.python;
 
 import io.ingot.api.InferenceCore;
+import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;
+import io.ingot.config.proto.ModelConfig;
+import io.ingot.tensor.DataType;
 import io.ingot.testing.TestModels;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -117,8 +120,8 @@ class PythonLoadFailuresTest
         {
             assertFalse(core.isModelReady(broken, -1), broken + " must not load");
         }
-        try (InferenceResponse response = TestModels.await(core.submit(new io.ingot.api.InferenceRequest("good")
-            .addInput("INPUT0", io.ingot.tensor.DataType.FP32, new long[] {1}, PythonTests.floats(5))))
+        try (InferenceResponse response = TestModels.await(core.submit(new InferenceRequest("good")
+            .addInput("INPUT0", DataType.FP32, new long[] {1}, PythonTests.floats(5))))
             .throwIfError())
         {
             assertArrayEquals(new float[] {5}, PythonTests.floatsOf(response, "OUTPUT0"));
@@ -174,12 +177,12 @@ class PythonLoadFailuresTest
     void autoCompleteConfigCompletesTheConfiguration()
     {
         assertTrue(core.isModelReady("auto_complete", -1), PythonTests.loadFailure(core, "auto_complete"));
-        final var config = core.modelConfig("auto_complete", -1);
+        final ModelConfig config = core.modelConfig("auto_complete", -1);
         assertTrue(config.getMaxBatchSize() == 4 && config.hasDynamicBatching(), config.toString());
         assertTrue(config.getInput(0).getName().equals("INPUT0") && config.getInput(0).getDims(0) == 4,
             config.toString());
-        try (InferenceResponse response = TestModels.await(core.submit(new io.ingot.api.InferenceRequest(
-            "auto_complete").addInput("INPUT0", io.ingot.tensor.DataType.FP32, new long[] {1, 4},
+        try (InferenceResponse response = TestModels.await(core.submit(new InferenceRequest(
+            "auto_complete").addInput("INPUT0", DataType.FP32, new long[] {1, 4},
             PythonTests.floats(1, 2, 3, 4)))).throwIfError())
         {
             assertArrayEquals(new float[] {2, 3, 4, 5}, PythonTests.floatsOf(response, "OUTPUT0"));

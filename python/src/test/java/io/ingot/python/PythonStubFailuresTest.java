@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -162,12 +163,12 @@ class PythonStubFailuresTest
     private static void assertServesAddSub()
     {
         final float[] ones = new float[16];
-        java.util.Arrays.fill(ones, 1);
+        Arrays.fill(ones, 1);
         try (InferenceResponse response = TestModels.await(core.submit(PythonTests.addSub("add_sub_python",
             new long[] {1, 16}, ones, ones))).throwIfError())
         {
             final float[] twos = new float[16];
-            java.util.Arrays.fill(twos, 2);
+            Arrays.fill(twos, 2);
             assertArrayEquals(twos, PythonTests.floatsOf(response, "OUTPUT0"));
         }
     }

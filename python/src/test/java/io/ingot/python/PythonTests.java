@@ -5,7 +5,9 @@ import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.ModelControlMode;
+import io.ingot.config.proto.ModelConfig;
 import io.ingot.tensor.DataType;
+import io.ingot.testing.TestModels;
 import org.junit.jupiter.api.Assumptions;
 
 import java.lang.foreign.Arena;
@@ -149,6 +151,20 @@ final class PythonTests
     {
         return core.repositoryIndex(false).stream().filter(entry -> entry.name().equals(model))
             .map(entry -> entry.reason()).findFirst().orElseThrow(() -> new AssertionError(model + " is unknown"));
+    }
+
+    /**
+     * @return {@code add_sub_builtin}: Ingot's built-in add_sub backend with the shape of
+     *     {@code examples/models/add_sub_python} (FP32 {@code [16]}, max_batch_size 8), what the Python models are
+     *     checked against
+     */
+    static ModelConfig builtinAddSub()
+    {
+        return TestModels.config("name: 'add_sub_builtin' backend: 'add_sub' max_batch_size: 8"
+            + " input [{ name: 'INPUT0' data_type: TYPE_FP32 dims: [16] },"
+            + " { name: 'INPUT1' data_type: TYPE_FP32 dims: [16] }]"
+            + " output [{ name: 'OUTPUT0' data_type: TYPE_FP32 dims: [16] },"
+            + " { name: 'OUTPUT1' data_type: TYPE_FP32 dims: [16] }]");
     }
 
     /**
