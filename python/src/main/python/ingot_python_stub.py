@@ -303,7 +303,8 @@ class Stub:
         self.loop = None
         self.executing = False
         self.next_bls_id = 1
-        self.bls_done = {}        # BLS id -> InferenceResponse that arrived before its caller asked for it
+        self.bls_sync = set()     # BLS ids an exec() call is waiting for
+        self.bls_done = {}        # BLS id -> InferenceResponse of such a call, once it arrived
         self.bls_waiting = {}     # BLS id -> asyncio future of async_exec
         self.released = []        # BLS ids whose outputs the model no longer references
         self.used_async = False
@@ -475,11 +476,13 @@ class Stub:
 
     def bls_exec(self, request):
         bls_id, allocations = self.bls_send(request)
+        self.bls_sync.add(bls_id)
         try:
             while bls_id not in self.bls_done:
                 self.receive_during_execute(None)
             return self.bls_done.pop(bls_id)
         finally:
+            self.bls_sync.discard(bls_id)
             for offset in allocations:
                 self.region.allocator.free(offset)
 
@@ -516,7 +519,10 @@ class Stub:
         bls_id, response = self.read_bls_response(offset)
         waiting = self.bls_waiting.pop(bls_id, None)
         if waiting is None:
-            self.bls_done[bls_id] = response
+            if bls_id in self.bls_sync:
+                self.bls_done[bls_id] = response
+            # else: the answer to an async_exec whose future was dropped with an earlier execute: dropping the
+            # response releases its outputs.
         else:
             future, allocations = waiting
             for allocation in allocations:
@@ -591,6 +597,9 @@ class Stub:
             record_type, offset, _ = region.next_record()
             if record_type == EXECUTE:
                 self.execute(offset)
+            elif record_type == BLS_RESPONSE:
+                # The answer to an async_exec an earlier execute dropped: dropping it releases its outputs.
+                self.read_bls_response(offset)
             elif record_type == FINALIZE:
                 try:
                     self.finalize()

@@ -18,7 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Triton's add_sub example in Python ({@code examples/models/add_sub_python}), served by the Python backend, against
- * Ingot's built-in add_sub backend in the same core: the same answers, bit for bit, for single requests and for batches of many requests.
+ * Ingot's built-in add_sub backend in the same core: the same answers, bit for bit, for single requests and for
+ * batches of many requests.
  */
 class PythonAddSubTest
 {

@@ -25,12 +25,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * BLS: a Python model calling other models of the same core, {@code exec()} and {@code async_exec()} in an
- * {@code async def execute}, the called model's error as the BLS response's error, and BLS outputs given back as the
- * model drops them (forty 1 MiB responses in a row through a 3 MiB BLS area).
+ * {@code async def execute}, the called model's error as the BLS response's error, BLS outputs given back as the
+ * model drops them (forty 1 MiB responses in a row through a 3 MiB BLS area), and an answer that arrives after the
+ * execute that asked for it returned.
  */
 class PythonBlsTest
 {
-    /** MODE selects: 0 exec(), 1 two async_exec() at once, 2 a missing model, 3 forty 1 MiB calls in a row. */
+    /**
+     * MODE selects: 0 exec(), 1 two async_exec() at once, 2 a missing model, 3 forty 1 MiB calls in a row, 4 an
+     * async_exec() whose future the model drops.
+     */
     private static final String MODEL = """
         import asyncio
 
@@ -69,6 +73,9 @@ class PythonBlsTest
                     elif mode == 1:
                         summed, same = await asyncio.gather(add_sub(a, b).async_exec(), identity(b).async_exec())
                         out0, out1 = output(summed, "OUTPUT0"), output(same, "OUTPUT0")
+                    elif mode == 4:
+                        identity(b).async_exec()  # dropped: its answer comes after this execute has returned
+                        out0, out1 = a, b
                     elif mode == 2:
                         missing = pb_utils.InferenceRequest(model_name="missing", inputs=[pb_utils.Tensor("X", a)],
                                                             requested_output_names=["Y"]).exec()
@@ -204,6 +211,22 @@ class PythonBlsTest
                 "forty 1 MiB BLS responses through a 3 MiB BLS area");
         }
         assertEquals(0, core.modelStatistics("identity_builtin", -1).getFirst().pendingRequests());
+    }
+
+    @Test
+    void anAnswerThatArrivesAfterItsExecuteIsDroppedAndTheStubServesOn()
+    {
+        final float[] a = values(new Random(4));
+        final float[] b = values(new Random(5));
+        for (int round = 0; round < 5; round++)
+        {
+            try (InferenceResponse dropped = TestModels.await(core.submit(request(4, a, b))).throwIfError();
+                 InferenceResponse next = TestModels.await(core.submit(request(1, a, b))).throwIfError())
+            {
+                assertArrayEquals(a, PythonTests.floatsOf(dropped, "OUTPUT0"));
+                assertArrayEquals(b, PythonTests.floatsOf(next, "OUTPUT1"), "round " + round);
+            }
+        }
     }
 
     private static InferenceRequest request(final int mode, final float[] a, final float[] b)

@@ -24,8 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Stubs that die or hang: a stub killed with SIGKILL in the middle of a batch, one that overruns the execute timeout,
  * one whose heartbeat stops (the process is stopped with SIGSTOP), and one that dies between batches. The batch in
- * flight fails with a message saying what happened, the stub is replaced, and the model, and every other model,
- * keeps serving.
+ * flight fails with a message saying what happened, the stub is replaced, and the model, its other instances, and
+ * every other model keep serving.
  */
 class PythonStubFailuresTest
 {
@@ -61,11 +61,13 @@ class PythonStubFailuresTest
     {
         PythonTests.requirePython(PythonStubFailuresTest.class);
         write("sleeper", "");
+        write("pair", "", 2);
         write("hanger", "parameters { key: \"INGOT_EXECUTE_TIMEOUT_SECONDS\" value { string_value: \"1\" } }");
         write("stopper", "parameters { key: \"INGOT_STUB_TIMEOUT_SECONDS\" value { string_value: \"3\" } }");
-        core = InferenceCore.open(PythonTests.options(repository, "sleeper", "hanger", "stopper", "add_sub_python")
+        core = InferenceCore.open(PythonTests.options(repository, "sleeper", "hanger", "stopper", "pair",
+            "add_sub_python")
             .modelRepository(PythonTests.examples()).build());
-        for (final String model : new String[] {"sleeper", "hanger", "stopper", "add_sub_python"})
+        for (final String model : new String[] {"sleeper", "hanger", "stopper", "pair", "add_sub_python"})
         {
             assertTrue(core.isModelReady(model, -1), () -> model + " did not load: " + core.repositoryIndex(false));
         }
@@ -73,10 +75,15 @@ class PythonStubFailuresTest
 
     private static void write(final String name, final String parameters) throws Exception
     {
+        write(name, parameters, 1);
+    }
+
+    private static void write(final String name, final String parameters, final int instances) throws Exception
+    {
         PythonTests.writeModel(repository, name, "name: \"" + name + "\" backend: \"python\" max_batch_size: 0"
             + " input [ { name: \"INPUT0\" data_type: TYPE_FP32 dims: [ 1 ] } ]"
             + " output [ { name: \"OUTPUT0\" data_type: TYPE_INT64 dims: [ 1 ] } ]"
-            + " instance_group [ { count: 1 kind: KIND_CPU } ] " + parameters, MODEL);
+            + " instance_group [ { count: " + instances + " kind: KIND_CPU } ] " + parameters, MODEL);
     }
 
     @AfterAll
@@ -103,6 +110,23 @@ class PythonStubFailuresTest
         assertServesAddSub();
         final long second = pid("sleeper");
         assertNotEquals(first, second, "a new stub serves the model");
+    }
+
+    @Test
+    void theOtherInstanceServesWhileOneStubIsReplaced() throws Exception
+    {
+        final CompletableFuture<InferenceResponse> slow = core.submit(request("pair", 20));
+        waitUntilExecuting("pair");
+        final long survivor = pid("pair");
+        final long victim = ProcessHandle.current().descendants()
+            .filter(process -> process.info().commandLine().orElse("").contains(" pair 1 pair_"))
+            .mapToLong(ProcessHandle::pid).filter(pid -> pid != survivor).findFirst().orElseThrow();
+        assertTrue(ProcessHandle.of(victim).orElseThrow().destroyForcibly());
+        assertTrue(errorOf(slow).contains("the stub process (pid " + victim + ") was killed by signal 9"));
+        for (int i = 0; i < 5; i++)
+        {
+            pid("pair");
+        }
     }
 
     @Test
