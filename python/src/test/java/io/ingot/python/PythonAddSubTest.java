@@ -33,17 +33,13 @@ class PythonAddSubTest
         core = InferenceCore.open(PythonTests.options(PythonTests.examples(), "add_sub_python")
             .model(PythonTests.builtinAddSub())
             .build());
-        assertTrue(core.isModelReady("add_sub_python", -1), () -> "add_sub_python did not load: "
-            + core.repositoryIndex(false));
+        PythonTests.assertReady(core, "add_sub_python");
     }
 
     @AfterAll
     static void close()
     {
-        if (core != null)
-        {
-            core.close();
-        }
+        PythonTests.close(core);
     }
 
     @Test

@@ -125,17 +125,13 @@ class PythonBlsTest
                 + " input [{ name: 'INPUT0' data_type: TYPE_FP32 dims: [-1] }]"
                 + " output [{ name: 'OUTPUT0' data_type: TYPE_FP32 dims: [-1] }]"))
             .build());
-        assertTrue(core.isModelReady("bls_caller", -1), () -> "bls_caller did not load: "
-            + core.repositoryIndex(false));
+        PythonTests.assertReady(core, "bls_caller");
     }
 
     @AfterAll
     static void close()
     {
-        if (core != null)
-        {
-            core.close();
-        }
+        PythonTests.close(core);
     }
 
     @Test

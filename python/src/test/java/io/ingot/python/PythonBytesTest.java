@@ -80,10 +80,7 @@ class PythonBytesTest
     @AfterAll
     static void close()
     {
-        if (core != null)
-        {
-            core.close();
-        }
+        PythonTests.close(core);
     }
 
     @Test

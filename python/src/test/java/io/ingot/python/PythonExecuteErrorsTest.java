@@ -93,10 +93,7 @@ class PythonExecuteErrorsTest
     @AfterAll
     static void close()
     {
-        if (core != null)
-        {
-            core.close();
-        }
+        PythonTests.close(core);
     }
 
     @Test

@@ -106,10 +106,7 @@ class PythonLoadFailuresTest
     @AfterAll
     static void close()
     {
-        if (core != null)
-        {
-            core.close();
-        }
+        PythonTests.close(core);
     }
 
     @Test

@@ -67,10 +67,7 @@ class PythonStubFailuresTest
         core = InferenceCore.open(PythonTests.options(repository, "sleeper", "hanger", "stopper", "pair",
             "add_sub_python")
             .modelRepository(PythonTests.examples()).build());
-        for (final String model : new String[] {"sleeper", "hanger", "stopper", "pair", "add_sub_python"})
-        {
-            assertTrue(core.isModelReady(model, -1), () -> model + " did not load: " + core.repositoryIndex(false));
-        }
+        PythonTests.assertReady(core, "sleeper", "hanger", "stopper", "pair", "add_sub_python");
     }
 
     private static void write(final String name, final String parameters) throws Exception
@@ -89,10 +86,7 @@ class PythonStubFailuresTest
     @AfterAll
     static void close()
     {
-        if (core != null)
-        {
-            core.close();
-        }
+        PythonTests.close(core);
     }
 
     @Test

@@ -135,11 +135,29 @@ final class PythonTests
     static InferenceCore open(final Path repository, final String... models)
     {
         final InferenceCore core = InferenceCore.open(options(repository, models).build());
+        assertReady(core, models);
+        return core;
+    }
+
+    /**
+     * @param core   a core
+     * @param models models it must serve
+     */
+    static void assertReady(final InferenceCore core, final String... models)
+    {
         for (final String model : models)
         {
             assertTrue(core.isModelReady(model, -1), () -> model + " did not load: " + core.repositoryIndex(false));
         }
-        return core;
+    }
+
+    /** @param core a core a test class opened, or {@code null} when it was skipped before opening one */
+    static void close(final InferenceCore core)
+    {
+        if (core != null)
+        {
+            core.close();
+        }
     }
 
     /**
