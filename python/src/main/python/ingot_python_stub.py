@@ -108,12 +108,12 @@ def _padded(data):
 def describe_exception(error):
     """An exception as Triton's stub reports it: 'Type: message', then the frames innermost first."""
     lines = ["%s: %s" % (type(error).__name__, error)]
-    frames = traceback.extract_tb(error.__traceback__)
+    # The model's frames only: the stub's and importlib's own say nothing to its author.
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
+              if frame.filename != __file__ and not frame.filename.startswith("<frozen")]
     if frames:
         lines.append("")
         lines.append("At:")
-        frames = [frame for frame in frames if frame.filename != __file__ and not frame.filename.startswith("<frozen")] \
-            or frames
         for frame in reversed(frames[-20:]):
             lines.append("  %s(%d): %s" % (frame.filename, frame.lineno, frame.name))
     return "\n".join(lines)
