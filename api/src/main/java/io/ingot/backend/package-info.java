@@ -10,6 +10,7 @@
  * used by one thread, its instance's; a batch is valid only during the {@code execute} call it is passed to. Memory:
  * the engine reads inputs it does not own and writes outputs into memory the runtime gives it, keeping neither
  * after {@code execute} returns. This package depends on nothing of the in-process API but the tensor types of
- * {@code io.ingot.tensor}.
+ * {@code io.ingot.tensor} and one handle: {@link io.ingot.backend.ModelContext#core()}, the core that loads the model,
+ * through which a backend may call the core's other models (the Python backend's BLS requests).
  */
 package io.ingot.backend;

@@ -194,7 +194,7 @@ public final class Core implements InferenceCore
             for (final ModelVersion version : versions)
             {
                 final ModelContext context = new ModelContext(name, version.version(), config, version.directory(),
-                    version.modelFile(), pinnedAllocator);
+                    version.modelFile(), pinnedAllocator, this);
                 final Backend backend = factory.load(context);
                 try
                 {
