@@ -1,6 +1,6 @@
 package io.ingot.python;
 
-import io.ingot.ipc.DoorbellIdler;
+import io.ingot.agent.BackoffIdleStrategy;
 import io.ingot.ipc.FrameText;
 import io.ingot.ipc.IpcRingCorruptException;
 import io.ingot.ipc.IpcRingReader;
@@ -78,7 +78,7 @@ final class StubProcess
     private final StubRegion region;
     private final Process process;
     private final ArrayDeque<String> tail = new ArrayDeque<>();
-    private final DoorbellIdler idler;
+    private final BackoffIdleStrategy idler;
     private final IpcRingWriter toStub;
     private final IpcRingReader toParent;
     private SideWork sideWork = NO_SIDE_WORK;
@@ -97,8 +97,9 @@ final class StubProcess
         this.process = process;
         this.toStub = region.toStub();
         this.toParent = region.toParent();
-        this.idler = new DoorbellIdler(region.parentBell(),
-            () -> toParent.hasRecord() || sideWork.pending() || !process.isAlive(), 100,
+        // A stub answers within microseconds of a batch: spin briefly, yield a little longer, then sleep.
+        this.idler = new BackoffIdleStrategy(region.parentBell(),
+            () -> toParent.hasRecord() || sideWork.pending() || !process.isAlive(), TimeUnit.MICROSECONDS.toNanos(2),
             TimeUnit.MICROSECONDS.toNanos(20));
         this.lastBeatNanos = System.nanoTime();
         final Thread pump = new Thread(this::pumpStandardError, "ingot-python-stderr-" + process.pid());
