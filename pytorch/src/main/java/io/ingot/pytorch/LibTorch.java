@@ -33,6 +33,13 @@ final class LibTorch
     private static final Object LOCK = new Object();
     private static final AtomicBoolean INTRA_OP_SET = new AtomicBoolean();
     private static final AtomicBoolean INTER_OP_SET = new AtomicBoolean();
+    /**
+     * DJL's engine announces at INFO that its graph-executor optimizer "may impact your inference latency"; here it
+     * is set per model ({@code DISABLE_OPTIMIZED_EXECUTION}), so the line would mislead. Held strongly: a
+     * {@code java.util.logging} logger's level lives only as long as the logger.
+     */
+    private static final java.util.logging.Logger DJL_ENGINE_LOG =
+        java.util.logging.Logger.getLogger("ai.djl.pytorch.engine.PtEngine");
 
     private static Engine engine;
     private static String failure;
@@ -64,6 +71,10 @@ final class LibTorch
             {
                 System.setProperty("ai.djl.offline", "true");
             }
+            if (DJL_ENGINE_LOG.getLevel() == null)
+            {
+                DJL_ENGINE_LOG.setLevel(java.util.logging.Level.WARNING);
+            }
             try
             {
                 final Engine loaded = Engine.getEngine(ENGINE_NAME);
@@ -80,7 +91,7 @@ final class LibTorch
             }
             catch (final RuntimeException | LinkageError e)
             {
-                failure = "libtorch cannot be loaded: " + causes(e) + ". Ingot's PyTorch backend loads libtorch from "
+                failure = "libtorch cannot be loaded (" + causes(e) + "). Ingot's PyTorch backend loads libtorch from "
                     + NATIVE_ARTIFACT + " and DJL's JNI from " + JNI_ARTIFACT + ", both on the class path, and never"
                     + " downloads them (DJL runs offline)";
                 throw new UnavailableException(failure, e);
@@ -145,6 +156,10 @@ final class LibTorch
             {
                 text.append(text.isEmpty() ? "" : ": ").append(message);
             }
+        }
+        while (!text.isEmpty() && text.charAt(text.length() - 1) == '.')
+        {
+            text.setLength(text.length() - 1);
         }
         return text.toString();
     }

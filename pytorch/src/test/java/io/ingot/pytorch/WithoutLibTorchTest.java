@@ -67,7 +67,8 @@ class WithoutLibTorchTest
             final String failed = lines.stream().filter(line -> line.startsWith("model torch_model")).findFirst()
                 .orElseThrow(() -> new AssertionError(child.output()));
             assertTrue(failed.startsWith("model torch_model UNAVAILABLE "), failed);
-            assertTrue(failed.contains("model 'torch_model' version 1: libtorch cannot be loaded: "), failed);
+            assertTrue(failed.contains("model 'torch_model' version 1: libtorch cannot be loaded ("), failed);
+            assertTrue(failed.contains("Offline mode is enabled"), failed);
             assertTrue(failed.contains("Ingot's PyTorch backend loads libtorch from"
                 + " ai.djl.pytorch:pytorch-native-cpu:2.7.1:linux-x86_64 and DJL's JNI from"
                 + " ai.djl.pytorch:pytorch-jni:2.7.1-0.36.0, both on the class path, and never downloads them"),

@@ -29,6 +29,19 @@ final class BenchRepository implements AutoCloseable
      */
     static BenchRepository create(final String name, final String config, final Path modelFile)
     {
+        return create(name, config, modelFile, "model.onnx");
+    }
+
+    /**
+     * @param name      the model's name (its directory)
+     * @param config    its {@code config.pbtxt}
+     * @param modelFile the file to link into {@code 1/}, or {@code null} for a backend without files
+     * @param linkName  the name it gets there ({@code model.onnx}, {@code model.pt})
+     * @return the repository
+     */
+    static BenchRepository create(final String name, final String config, final Path modelFile,
+        final String linkName)
+    {
         try
         {
             final Path root = Files.createTempDirectory("ingot-bench-repo");
@@ -36,7 +49,7 @@ final class BenchRepository implements AutoCloseable
             Files.writeString(root.resolve(name).resolve("config.pbtxt"), config);
             if (modelFile != null)
             {
-                Files.createSymbolicLink(version.resolve("model.onnx"), modelFile.toAbsolutePath());
+                Files.createSymbolicLink(version.resolve(linkName), modelFile.toAbsolutePath());
             }
             return new BenchRepository(root);
         }
