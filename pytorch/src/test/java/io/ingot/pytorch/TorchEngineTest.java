@@ -255,31 +255,27 @@ class TorchEngineTest
     }
 
     @Test
-    void anOutputOfAnotherDatatypeFailsTheBatchWithTritonsMessage() throws Exception
+    void anOutputOfAnotherDatatypeFailsTheBatchWithTritonsMessage()
     {
-        final String config = """
-            name: "affine" backend: "pytorch" max_batch_size: 4
-            input { name: "INPUT__0" data_type: TYPE_FP32 dims: [2] }
-            output { name: "OUTPUT__0" data_type: TYPE_FP64 dims: [2] }
-            """;
-        final IllegalStateException error = assertThrows(IllegalStateException.class,
-            () -> runFloats(TorchModels.affine(), config, 1, "INPUT__0", new float[] {0, 1}, "OUTPUT__0"));
         assertEquals("model 'affine': configuration expects datatype TYPE_FP64 for output 'OUTPUT__0', model provides"
-            + " TYPE_FP32", error.getMessage());
+            + " TYPE_FP32", affineFailure("TYPE_FP64", "[2]"));
     }
 
     @Test
-    void anOutputOfAnotherShapeFailsTheBatchNamingBoth() throws Exception
+    void anOutputOfAnotherShapeFailsTheBatchNamingBoth()
     {
-        final String config = """
-            name: "affine" backend: "pytorch" max_batch_size: 4
-            input { name: "INPUT__0" data_type: TYPE_FP32 dims: [2] }
-            output { name: "OUTPUT__0" data_type: TYPE_FP32 dims: [3] }
-            """;
-        final IllegalStateException error = assertThrows(IllegalStateException.class,
-            () -> runFloats(TorchModels.affine(), config, 1, "INPUT__0", new float[] {0, 1}, "OUTPUT__0"));
         assertEquals("model 'affine': output 'OUTPUT__0' has shape [1,2], but the configuration's dims are [3] after"
-            + " the batch dimension", error.getMessage());
+            + " the batch dimension", affineFailure("TYPE_FP32", "[3]"));
+    }
+
+    /** Runs the affine model with its output configured as given; returns the batch's error. */
+    private String affineFailure(final String outputType, final String outputDims)
+    {
+        final String config = "name: 'affine' backend: 'pytorch' max_batch_size: 4"
+            + " input { name: 'INPUT__0' data_type: TYPE_FP32 dims: [2] }"
+            + " output { name: 'OUTPUT__0' data_type: " + outputType + " dims: " + outputDims + " }";
+        return assertThrows(IllegalStateException.class, () -> runFloats(TorchModels.affine(), config, 1,
+            "INPUT__0", new float[] {0, 1}, "OUTPUT__0")).getMessage();
     }
 
     @Test

@@ -229,6 +229,23 @@ public final class Comparison implements Runnable
             return List.of(ingot, unbatched, batched);
         }
 
+        /**
+         * The three reports of {@link #againstDirect}: {@code <prefix>-ingot}, {@code <prefix>-<key>-unbatched},
+         * {@code <prefix>-<key>-batched}.
+         */
+        Map<String, RunReport> directReports(final String prefix, final String key, final String library,
+            final String model, final List<List<LevelResult>> results)
+        {
+            final Map<String, RunReport> reports = new LinkedHashMap<>();
+            reports.put(prefix + "-ingot", report("Ingot, dynamic batching (" + instances + " instances)",
+                "in-process core", model, 1, requestBytes, results.get(0)));
+            reports.put(prefix + "-" + key + "-unbatched", report(library + " direct, one call per request",
+                library + " direct", model, 1, requestBytes, results.get(1)));
+            reports.put(prefix + "-" + key + "-batched", report(library + " direct, pre-formed batches (" + instances
+                + " threads)", library + " direct", model, 1, requestBytes, results.get(2)));
+            return reports;
+        }
+
         /** The Markdown table of {@link #againstDirect}: absolute figures and ratios, level by level. */
         String directTable(final String setup, final String library, final List<List<LevelResult>> results)
         {
@@ -321,13 +338,8 @@ public final class Comparison implements Runnable
             {
                 results = againstDirect(server, direct, "minilm", shapes, values, "ORT");
             }
-            final Map<String, RunReport> reports = new LinkedHashMap<>();
-            reports.put("minilm-ingot", report("Ingot, dynamic batching (" + instances + " instances)",
-                "in-process core", "minilm", 1, requestBytes, results.get(0)));
-            reports.put("minilm-ort-unbatched", report("ONNX Runtime direct, one run per request",
-                "ONNX Runtime direct", "minilm", 1, requestBytes, results.get(1)));
-            reports.put("minilm-ort-batched", report("ONNX Runtime direct, pre-formed batches (" + instances
-                + " threads)", "ONNX Runtime direct", "minilm", 1, requestBytes, results.get(2)));
+            final Map<String, RunReport> reports = directReports("minilm", "ort", "ONNX Runtime", "minilm",
+                results);
             writeAll("MiniLM, sequence " + sequenceLength, reports, directTable(String.format(Locale.ROOT,
                 "MiniLM (all-MiniLM-L6-v2, quantized), sequence length %d, %d Ingot instances, max_batch_size %d,"
                 + " max_queue_delay %d us, intra-op threads %d.", sequenceLength, instances, maxBatch, queueDelayUs,
@@ -391,13 +403,8 @@ public final class Comparison implements Runnable
                 Files.deleteIfExists(dir);
             }
             final String shape = features + "-" + hidden + "-" + outputs;
-            final Map<String, RunReport> reports = new LinkedHashMap<>();
-            reports.put("torchscript-ingot", report("Ingot, dynamic batching (" + instances + " instances)",
-                "in-process core", "torch_mlp " + shape, 1, requestBytes, results.get(0)));
-            reports.put("torchscript-libtorch-unbatched", report("libtorch direct, one forward per request",
-                "libtorch direct (DJL)", "torch_mlp " + shape, 1, requestBytes, results.get(1)));
-            reports.put("torchscript-libtorch-batched", report("libtorch direct, pre-formed batches (" + instances
-                + " threads)", "libtorch direct (DJL)", "torch_mlp " + shape, 1, requestBytes, results.get(2)));
+            final Map<String, RunReport> reports = directReports("torchscript", "libtorch",
+                "libtorch (DJL)", "torch_mlp " + shape, results);
             writeAll("TorchScript MLP " + shape, reports, directTable(String.format(Locale.ROOT,
                 "TorchScript MLP %s (FP32, seeded weights), %d Ingot instances (one module each), max_batch_size %d,"
                 + " max_queue_delay %d us, libtorch intra-op threads %d; libtorch direct shares one module.", shape,
