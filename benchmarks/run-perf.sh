@@ -71,6 +71,9 @@ if [[ "$what" == pytorch || "$what" == all ]]; then
   "${JAVA[@]}" -cp "$CP" io.ingot.perf.baseline.Comparison torchscript --concurrency 1,2,4,8,16 \
     --out benchmarks/results/pytorch/mlp-256-1024-16 2>&1 | grep -v '^INFO\|^[A-Z][a-z][a-z] [0-9]'
   "${JAVA[@]}" -cp "$CP" io.ingot.perf.baseline.Comparison torchscript --concurrency 1,2,4,8,16 \
+    --direct-modules per-thread --out benchmarks/results/pytorch/mlp-256-1024-16-per-thread 2>&1 \
+    | grep -v '^INFO\|^[A-Z][a-z][a-z] [0-9]'
+  "${JAVA[@]}" -cp "$CP" io.ingot.perf.baseline.Comparison torchscript --concurrency 1,2,4,8,16 \
     --features 16 --hidden 32 --outputs 4 --out benchmarks/results/pytorch/mlp-16-32-4 2>&1 \
     | grep -v '^INFO\|^[A-Z][a-z][a-z] [0-9]'
 fi

@@ -367,6 +367,11 @@ public final class Comparison implements Runnable
                 + " ${DEFAULT-VALUE}).")
         int intraOpThreads;
 
+        @Option(names = "--direct-modules", defaultValue = "shared",
+            description = "The direct baselines' modules: shared (one for every thread) or per-thread (default"
+                + " ${DEFAULT-VALUE}).")
+        String directModules;
+
         /** libtorch is not in the JMH jar (benchmarks/pom.xml): this comparison runs on the cli's class path. */
         @Override
         String classPath()
@@ -393,7 +398,8 @@ public final class Comparison implements Runnable
             final List<List<LevelResult>> results;
             try (BenchRepository repository = BenchRepository.create("torch_mlp", config, modelFile, "model.pt");
                 InProcessTarget server = new InProcessTarget(repository.root(), "torch_mlp", "", IdleMode.BLOCKING);
-                TorchDirectTarget direct = new TorchDirectTarget(modelFile, features, intraOpThreads))
+                TorchDirectTarget direct = new TorchDirectTarget(modelFile, features, intraOpThreads,
+                    perThread()))
             {
                 results = againstDirect(server, direct, "torch_mlp", Map.of(), Map.of(), "libtorch");
             }
@@ -407,9 +413,21 @@ public final class Comparison implements Runnable
                 "libtorch (DJL)", "torch_mlp " + shape, results);
             writeAll("TorchScript MLP " + shape, reports, directTable(String.format(Locale.ROOT,
                 "TorchScript MLP %s (FP32, seeded weights), %d Ingot instances (one module each), max_batch_size %d,"
-                + " max_queue_delay %d us, libtorch intra-op threads %d; libtorch direct shares one module.", shape,
-                instances, maxBatch, queueDelayUs, intraOpThreads), "libtorch", results));
+                + " max_queue_delay %d us, libtorch intra-op threads %d; libtorch direct: %s.", shape, instances,
+                maxBatch, queueDelayUs, intraOpThreads, perThread() ? "one module per thread" : "one module shared by"
+                + " every thread"), "libtorch", results));
             return 0;
+        }
+
+        private boolean perThread()
+        {
+            return switch (directModules)
+            {
+                case "shared" -> false;
+                case "per-thread" -> true;
+                default -> throw PerfException.usage("--direct-modules is shared or per-thread, not '" + directModules
+                    + "'");
+            };
         }
     }
 

@@ -26,12 +26,13 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The baseline a user has without a server: libtorch called directly through DJL on the caller's thread. One
- * TorchScript module shared by every client ({@code forward} may run on several threads at once), the same calls
- * Ingot's PyTorch backend makes: the input tensor over the client's own direct buffer ({@code torch::from_blob}, no
- * copy), {@code forward} under inference mode, the output copied once into the client's output memory, and the
- * request's tensors freed. With a batch size above one, every request is a pre-formed batch: the ideal a dynamic
- * batcher can only approach. The model has one FP32 input {@code INPUT__0} and one FP32 output.
+ * The baseline a user has without a server: libtorch called directly through DJL on the caller's thread, with one
+ * TorchScript module shared by every client ({@code forward} may run on several threads at once) or one module per
+ * client (as Ingot gives each instance its own), and the same calls Ingot's PyTorch backend makes: the input tensor
+ * over the client's own direct buffer ({@code torch::from_blob}, no copy), {@code forward} under inference mode, the
+ * output copied once into the client's output memory, and the request's tensors freed. With a batch size above one,
+ * every request is a pre-formed batch: the ideal a dynamic batcher can only approach. The model has one FP32 input
+ * {@code INPUT__0} and one FP32 output.
  */
 public final class TorchDirectTarget implements LoadTarget
 {
@@ -39,24 +40,27 @@ public final class TorchDirectTarget implements LoadTarget
     private final int features;
     private final PtNDManager manager;
     private final PtSymbolBlock module;
+    private final boolean modulePerClient;
     private RequestInputs inputs;
 
     /**
      * @param modelFile      the TorchScript file
      * @param features       the input's feature count (its dims after the batch dimension)
-     * @param intraOpThreads libtorch's intra-op threads (process-wide; Ingot's INTRA_OP_THREAD_COUNT sets the same)
+     * @param intraOpThreads  libtorch's intra-op threads (process-wide; Ingot's INTRA_OP_THREAD_COUNT sets the same)
+     * @param modulePerClient whether each client loads a module of its own instead of sharing one
      * @throws PerfException when libtorch or the model cannot be loaded
      */
-    public TorchDirectTarget(final Path modelFile, final int features, final int intraOpThreads)
+    public TorchDirectTarget(final Path modelFile, final int features, final int intraOpThreads,
+        final boolean modulePerClient)
     {
         this.modelFile = modelFile;
         this.features = features;
+        this.modulePerClient = modulePerClient;
         try
         {
             manager = (PtNDManager)Engine.getEngine("PyTorch").newBaseManager(Device.cpu());
             JniUtils.setNumThreads(intraOpThreads);
-            module = JniUtils.loadModule(manager, modelFile.toAbsolutePath(), true, new String[0], new String[0],
-                false);
+            module = load();
         }
         catch (final RuntimeException ex)
         {
@@ -64,11 +68,16 @@ public final class TorchDirectTarget implements LoadTarget
         }
     }
 
+    private PtSymbolBlock load()
+    {
+        return JniUtils.loadModule(manager, modelFile.toAbsolutePath(), true, new String[0], new String[0], false);
+    }
+
     @Override
     public String describe()
     {
         return "libtorch direct through DJL (" + modelFile.getFileName() + ", intra-op threads "
-            + JniUtils.getNumThreads() + ")";
+            + JniUtils.getNumThreads() + (modulePerClient ? ", a module per client" : ", one shared module") + ")";
     }
 
     @Override
@@ -110,6 +119,7 @@ public final class TorchDirectTarget implements LoadTarget
     /** One caller: its own direct input buffer and output memory; tensors made and freed per request. */
     private final class Client implements LoadClient
     {
+        private final PtSymbolBlock own;
         private final ByteBuffer input;
         private final Shape shape;
         private final Arena arena = Arena.ofShared();
@@ -120,6 +130,7 @@ public final class TorchDirectTarget implements LoadTarget
             input = ByteBuffer.allocateDirect(tensor.data().length).order(ByteOrder.nativeOrder());
             input.put(ByteBuffer.wrap(tensor.data()).order(ByteOrder.LITTLE_ENDIAN)).flip();
             shape = new Shape(tensor.shape());
+            own = modulePerClient ? load() : null;
         }
 
         @Override
@@ -129,7 +140,7 @@ public final class TorchDirectTarget implements LoadTarget
             {
                 final PtNDArray x = JniUtils.createNdFromByteBuffer(scope, input.duplicate(), shape,
                     ai.djl.ndarray.types.DataType.FLOAT32, SparseFormat.DENSE, Device.cpu());
-                try (IValue argument = IValue.from(x); IValue result = IValueUtils.forward(module,
+                try (IValue argument = IValue.from(x); IValue result = IValueUtils.forward(own != null ? own : module,
                     new IValue[] {argument}))
                 {
                     final MemorySegment produced = MemorySegment.ofBuffer(result.toTensor(scope).toByteBuffer(true));
@@ -157,6 +168,10 @@ public final class TorchDirectTarget implements LoadTarget
         public void close()
         {
             arena.close();
+            if (own != null)
+            {
+                own.close();
+            }
         }
     }
 }
