@@ -80,6 +80,10 @@ class ServingTest
                     }
                 }
             }
+            // Requests submitted at once share executions: the batched rows came through the instances' staging.
+            final var statistics = core.modelStatistics(ExampleModels.MLP, -1).getFirst();
+            assertTrue(statistics.batchStats().stream().anyMatch(batch -> batch.batchSize() > 1),
+                statistics::toString);
         }
     }
 
