@@ -53,16 +53,13 @@ class TorchEngineTest
             output { name: "OUTPUT__1" data_type: TYPE_INT32 dims: [4] }
             output { name: "OUTPUT__0" data_type: TYPE_INT32 dims: [4] }
             """;
-        final Path file = TorchModels.write(TorchModels.addSub("a", "b"), directory);
-        final ModelContext context = TorchModels.context(config, file);
-        try (Backend backend = new PyTorchBackendFactory().load(context);
-            Engine engine = TorchModels.engine(backend, context, 0);
-            FakeBatch batch = new FakeBatch(context.config(), 1))
+        try (TorchModels.Loaded model = TorchModels.Loaded.of(TorchModels.addSub("a", "b"), config, directory, 1))
         {
+            final FakeBatch batch = model.batch();
             // INPUT__0 is forward's first argument (a) wherever the configuration lists it.
             batch.input("INPUT__1", DataType.INT32, new long[] {1, 4}, new int[] {1, 2, 3, 4});
             batch.input("INPUT__0", DataType.INT32, new long[] {1, 4}, new int[] {10, 20, 30, 40});
-            engine.execute(batch);
+            model.run();
             assertArrayEquals(new int[] {11, 22, 33, 44}, batch.ints("OUTPUT__0"));
             assertArrayEquals(new int[] {9, 18, 27, 36}, batch.ints("OUTPUT__1"));
         }
@@ -78,16 +75,14 @@ class TorchEngineTest
             output { name: "SUM" data_type: TYPE_FP32 dims: [2] }
             output { name: "DIFFERENCE" data_type: TYPE_FP32 dims: [2] }
             """;
-        final Path file = TorchModels.write(TorchModels.addSub("first", "second"), directory);
-        final ModelContext context = TorchModels.context(config, file);
-        try (Backend backend = new PyTorchBackendFactory().load(context);
-            Engine engine = TorchModels.engine(backend, context, 0);
-            FakeBatch batch = new FakeBatch(context.config(), 1))
+        try (TorchModels.Loaded model = TorchModels.Loaded.of(TorchModels.addSub("first", "second"), config,
+            directory, 1))
         {
-            assertEquals(IoPlan.Convention.FORWARD_ARGUMENT, ((TorchBackend)backend).plan().convention());
+            final FakeBatch batch = model.batch();
+            assertEquals(IoPlan.Convention.FORWARD_ARGUMENT, ((TorchBackend)model.backend()).plan().convention());
             batch.input("second", DataType.FP32, new long[] {2}, new float[] {1, 2});
             batch.input("first", DataType.FP32, new long[] {2}, new float[] {10, 20});
-            engine.execute(batch);
+            model.run();
             // Outputs without __<index> follow configuration order: SUM is element 0, DIFFERENCE element 1.
             assertArrayEquals(new float[] {11, 22}, batch.floats("SUM"));
             assertArrayEquals(new float[] {9, 18}, batch.floats("DIFFERENCE"));
@@ -119,8 +114,6 @@ class TorchEngineTest
         final String config = "name: 'twice' backend: 'pytorch' max_batch_size: 2"
             + " input { name: 'INPUT__0' data_type: " + tritonType + " dims: [3] }"
             + " output { name: 'OUTPUT__0' data_type: " + tritonType + " dims: [3] }";
-        final Path file = TorchModels.write(module, directory);
-        final ModelContext context = TorchModels.context(config, file);
         final byte[] in = switch (type)
         {
             case BOOL -> new byte[] {1, 0, 1, 0, 0, 1};
@@ -133,12 +126,11 @@ class TorchEngineTest
             case FP64 -> doubles(1.5, -2, 1e300, 0, 0.25, 3);
             default -> throw new AssertionError(type);
         };
-        try (Backend backend = new PyTorchBackendFactory().load(context);
-            Engine engine = TorchModels.engine(backend, context, 0);
-            FakeBatch batch = new FakeBatch(context.config(), 2))
+        try (TorchModels.Loaded model = TorchModels.Loaded.of(module, config, directory, 2))
         {
+            final FakeBatch batch = model.batch();
             batch.input("INPUT__0", type, new long[] {2, 3}, in);
-            engine.execute(batch);
+            model.run();
             final byte[] out = batch.output("OUTPUT__0").toArray(ValueLayout.JAVA_BYTE);
             assertArrayEquals(expectedTwice(type, in), out, typeName);
             assertArrayEquals(new long[] {2, 3}, batch.outputShape("OUTPUT__0"));
@@ -156,14 +148,11 @@ class TorchEngineTest
             input { name: "INPUT__0" data_type: TYPE_STRING dims: [1] reshape { shape: [] } }
             output { name: "OUTPUT__0" data_type: TYPE_STRING dims: [1] reshape { shape: [] } }
             """;
-        final Path file = TorchModels.write(module, directory);
-        final ModelContext context = TorchModels.context(config, file);
-        try (Backend backend = new PyTorchBackendFactory().load(context);
-            Engine engine = TorchModels.engine(backend, context, 0);
-            FakeBatch batch = new FakeBatch(context.config(), 3))
+        try (TorchModels.Loaded model = TorchModels.Loaded.of(module, config, directory, 3))
         {
+            final FakeBatch batch = model.batch();
             batch.input("INPUT__0", DataType.BYTES, new long[] {3, 1}, encode("triton", "", "ingot é"));
-            engine.execute(batch);
+            model.run();
             // TorchScript's str.upper() changes ASCII letters only; the UTF-8 bytes of é pass through both ways.
             assertEquals(List.of("TRITON", "", "INGOT é"), decode(batch.output("OUTPUT__0")));
             assertArrayEquals(new long[] {3, 1}, batch.outputShape("OUTPUT__0"));
@@ -184,16 +173,13 @@ class TorchEngineTest
                 output { name: "OUTPUT__0" data_type: TYPE_FP32 dims: [2] }
                 parameters { key: "INFERENCE_MODE" value { string_value: "%s" } }
                 """.formatted(inferenceMode);
-            final Path file = TorchModels.write(module, directory.resolve(inferenceMode));
-            final ModelContext context = TorchModels.context(config, file);
-            try (Backend backend = new PyTorchBackendFactory().load(context);
-                Engine engine = TorchModels.engine(backend, context, 0);
-                FakeBatch batch = new FakeBatch(context.config(), 1))
+            try (TorchModels.Loaded model = TorchModels.Loaded.of(module, config, directory.resolve(inferenceMode), 1))
             {
-                assertEquals(IoPlan.Convention.DICT, ((TorchBackend)backend).plan().convention());
+                final FakeBatch batch = model.batch();
+                assertEquals(IoPlan.Convention.DICT, ((TorchBackend)model.backend()).plan().convention());
                 batch.input("subtrahend", DataType.FP32, new long[] {2}, new float[] {1, 2});
                 batch.input("minuend", DataType.FP32, new long[] {2}, new float[] {10, 20});
-                engine.execute(batch);
+                model.run();
                 assertArrayEquals(new float[] {9, 18}, batch.floats("OUTPUT__0"), "INFERENCE_MODE " + inferenceMode);
             }
         }
@@ -225,17 +211,14 @@ class TorchEngineTest
             input { name: "INPUT__0" data_type: TYPE_FP32 dims: [2] }
             output { name: "OUTPUT__0" data_type: TYPE_FP32 dims: [2] }
             """;
-        final Path file = TorchModels.write(module, directory);
-        final ModelContext context = TorchModels.context(config, file);
-        try (Backend backend = new PyTorchBackendFactory().load(context);
-            Engine engine = TorchModels.engine(backend, context, 0);
-            FakeBatch batch = new FakeBatch(context.config(), 1))
+        try (TorchModels.Loaded model = TorchModels.Loaded.of(module, config, directory, 1))
         {
+            final FakeBatch batch = model.batch();
             final MemorySegment staging = java.lang.foreign.Arena.ofAuto().allocate(8, 64);
             staging.setAtIndex(ValueLayout.JAVA_FLOAT, 0, 1);
             staging.setAtIndex(ValueLayout.JAVA_FLOAT, 1, 2);
             batch.input("INPUT__0", DataType.FP32, new long[] {1, 2}, staging);
-            engine.execute(batch);
+            model.run();
             assertArrayEquals(new float[] {101, 102}, staging.toArray(ValueLayout.JAVA_FLOAT));
             assertArrayEquals(new float[] {202, 204}, batch.floats("OUTPUT__0"));
         }
@@ -326,16 +309,13 @@ class TorchEngineTest
     private float[] runFloats(final ScriptModule module, final String config, final int batchSize,
         final String input, final float[] values, final String output) throws Exception
     {
-        final Path file = TorchModels.write(module, directory);
-        final ModelContext context = TorchModels.context(config, file);
-        try (Backend backend = new PyTorchBackendFactory().load(context);
-            Engine engine = TorchModels.engine(backend, context, 0);
-            FakeBatch batch = new FakeBatch(context.config(), batchSize))
+        try (TorchModels.Loaded model = TorchModels.Loaded.of(module, config, directory, batchSize))
         {
-            final long[] shape = context.config().getMaxBatchSize() > 0
+            final FakeBatch batch = model.batch();
+            final long[] shape = batch.config().getMaxBatchSize() > 0
                 ? new long[] {batchSize, values.length / batchSize} : new long[] {values.length};
             batch.input(input, DataType.FP32, shape, values);
-            engine.execute(batch);
+            model.run();
             return batch.floats(output);
         }
     }

@@ -7,6 +7,7 @@ import io.ingot.config.proto.ModelConfig;
 import io.ingot.pytorch.script.ScriptModule;
 import io.ingot.pytorch.script.ScriptTensor;
 import io.ingot.pytorch.script.TorchScriptWriter;
+import io.ingot.testing.FakeBatch;
 import io.ingot.testing.TestModels;
 
 import java.io.IOException;
@@ -91,6 +92,62 @@ final class TorchModels
     static Engine engine(final Backend backend, final ModelContext context, final int index) throws Exception
     {
         return backend.createEngine(TestModels.cpuInstance(context, index));
+    }
+
+    /**
+     * A model loaded by the backend with one CPU instance and a batch for it; closing it closes all three.
+     *
+     * @param backend the loaded model
+     * @param engine  its instance
+     * @param batch   a batch of its configuration
+     */
+    record Loaded(Backend backend, Engine engine, FakeBatch batch) implements AutoCloseable
+    {
+        /**
+         * @param module    the module, written to {@code <dir>/1/model.pt}
+         * @param pbtxt     the configuration
+         * @param dir       a temporary directory
+         * @param batchSize the batch's size
+         * @return the loaded model
+         * @throws Exception when it does not load
+         */
+        static Loaded of(final ScriptModule module, final String pbtxt, final Path dir, final int batchSize)
+            throws Exception
+        {
+            final ModelContext context = context(pbtxt, write(module, dir));
+            final Backend backend = new PyTorchBackendFactory().load(context);
+            try
+            {
+                return new Loaded(backend, TorchModels.engine(backend, context, 0),
+                    new FakeBatch(context.config(), batchSize));
+            }
+            catch (final Exception | Error e)
+            {
+                backend.close();
+                throw e;
+            }
+        }
+
+        /**
+         * Executes the batch.
+         *
+         * @return the batch, for reading its outputs
+         * @throws Exception when the engine fails it
+         */
+        FakeBatch run() throws Exception
+        {
+            engine.execute(batch);
+            return batch;
+        }
+
+        @Override
+        public void close() throws Exception
+        {
+            try (backend; engine; batch)
+            {
+                // closes the batch, the engine, then the model
+            }
+        }
     }
 
     static byte[] littleEndianFloats(final float... values)
