@@ -69,7 +69,15 @@ final class TorchBackend implements Backend
         {
             own = LoadedModule.load(file, settings.inferenceMode());
         }
-        return new TorchEngine(plan, settings, own.module(), LibTorch.newManager(), own);
+        try
+        {
+            return new TorchEngine(plan, settings, own.module(), LibTorch.newManager(), own);
+        }
+        catch (final LibTorch.UnavailableException | RuntimeException e)
+        {
+            own.close();
+            throw e;
+        }
     }
 
     /** @return the plan, for tests */
