@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ArchitectureRulesTest
 {
     /** The backend modules: each plugs in through the SPI and sees nothing else of Ingot. Add a new one here. */
-    private static final List<String> BACKENDS = List.of("onnx", "trt", "fil", "python");
+    private static final List<String> BACKENDS = List.of("onnx", "trt", "fil", "python", "pytorch");
     /** The modules above the backends. */
     private static final List<String> ABOVE_BACKENDS = List.of("server", "perf", "cli");
 

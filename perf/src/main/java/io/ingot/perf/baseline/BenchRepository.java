@@ -35,8 +35,8 @@ final class BenchRepository implements AutoCloseable
     /**
      * @param name      the model's name (its directory)
      * @param config    its {@code config.pbtxt}
-     * @param modelFile the file to link into {@code 1/}
-     * @param linkName  the name it gets there ({@code xgboost.json}, ...)
+     * @param modelFile the file to link into {@code 1/}, or {@code null} for a backend without files
+     * @param linkName  the name it gets there ({@code model.onnx}, {@code model.pt}, {@code xgboost.json})
      * @return the repository
      */
     static BenchRepository create(final String name, final String config, final Path modelFile,

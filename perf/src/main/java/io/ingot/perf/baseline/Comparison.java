@@ -11,6 +11,8 @@ import io.ingot.perf.PerfException;
 import io.ingot.perf.ReportFiles;
 import io.ingot.perf.RequestInputs;
 import io.ingot.perf.RunReport;
+import io.ingot.pytorch.script.ScriptModels;
+import io.ingot.pytorch.script.TorchScriptWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -40,13 +42,17 @@ import java.util.concurrent.Callable;
  *       level (the ideal batcher). Every configuration uses one shared session with the same intra-op threads.</li>
  *   <li>{@code fil}: the same three for a tree model: Ingot's FIL backend serving the XGBoost example against XGBoost's
  *       C API called directly ({@link FilComparison});</li>
+ *   <li>{@code torchscript}: the same three configurations for a TorchScript MLP ({@code INPUT__0 [features] ->
+ *       hidden ReLU -> OUTPUT__0 [outputs]}, seeded weights, written by the pytorch module's TorchScript writer):
+ *       Ingot's PyTorch backend against libtorch called directly through DJL ({@link TorchDirectTarget}), with the
+ *       same intra-op threads.</li>
  *   <li>{@code cost}: Ingot serving the built-in {@code cost} model (each execution takes a + b·batch µs) against
  *       its computable ideal throughput: with K instances and N clients, N/(a+b) for N ≤ K, else K·B/(a+b·B) with
  *       B = min(max batch, N/K).</li>
  * </ul>
  */
 @Command(name = "comparison", mixinStandardHelpOptions = true,
-    subcommands = {Comparison.MiniLm.class, Comparison.Cost.class, FilComparison.class},
+    subcommands = {Comparison.MiniLm.class, Comparison.TorchScript.class, Comparison.Cost.class, FilComparison.class},
     description = "Ingot against its real-model baselines, measured in the same run.")
 public final class Comparison implements Runnable
 {
@@ -107,6 +113,9 @@ public final class Comparison implements Runnable
             description = "Ingot's max_queue_delay_microseconds (default ${DEFAULT-VALUE}).")
         long queueDelayUs;
 
+        /** The request size of the last {@link #againstDirect} run. */
+        long requestBytes;
+
         LoadProfiler.Settings settings()
         {
             return new LoadProfiler.Settings(warmupMs, windowMs, stabilityPct, maxTrials, "avg",
@@ -115,8 +124,14 @@ public final class Comparison implements Runnable
 
         String command()
         {
-            return "java -cp benchmarks/target/benchmarks.jar " + Comparison.class.getName() + " "
+            return "java -cp " + classPath() + " " + Comparison.class.getName() + " "
                 + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+        }
+
+        /** @return the class path the command names */
+        String classPath()
+        {
+            return "benchmarks/target/benchmarks.jar";
         }
 
         /** Measures one level with a closed loop of {@code clients} and reports it as {@code level}. */
@@ -170,6 +185,98 @@ public final class Comparison implements Runnable
             {
                 throw new UncheckedIOException("cannot write the comparison to " + out, ex);
             }
+        }
+
+        /**
+         * At each concurrency N: Ingot (closed loop of N batch-1 clients); the library alone from N threads, one call
+         * per request; and the library alone from as many threads as Ingot has instances on pre-formed batches of the
+         * average size Ingot formed at that level.
+         *
+         * @return Ingot's, the unbatched and the batched results, level by level
+         */
+        List<List<LevelResult>> againstDirect(final InProcessTarget server, final LoadTarget direct,
+            final String model, final Map<String, long[]> shapes, final Map<String, String> values,
+            final String library)
+        {
+            final LoadTarget.ModelInfo serverInfo = server.modelInfo();
+            final RequestInputs serverInputs = RequestInputs.resolve(model, "", serverInfo.maxBatchSize(),
+                serverInfo.inputs(), serverInfo.outputs(), 1, shapes, values, 1);
+            server.prepare(serverInputs);
+            requestBytes = serverInputs.requestBytes();
+            final LoadTarget.ModelInfo directInfo = direct.modelInfo();
+            final List<LevelResult> ingot = new ArrayList<>();
+            final List<LevelResult> unbatched = new ArrayList<>();
+            final List<LevelResult> batched = new ArrayList<>();
+            for (final int n : concurrency)
+            {
+                final LevelResult served = measure(server, serverInputs, n, n);
+                ingot.add(served);
+                print("Ingot dynamic batching", served);
+
+                final RequestInputs one = RequestInputs.resolve(model, "", directInfo.maxBatchSize(),
+                    directInfo.inputs(), directInfo.outputs(), 1, shapes, values, 1);
+                direct.prepare(one);
+                final LevelResult plain = measure(direct, one, n, n);
+                unbatched.add(plain);
+                print(library + " direct, unbatched", plain);
+
+                final int size = Math.max(1, (int)Math.round(served.averageBatchSize()));
+                final RequestInputs formed = RequestInputs.resolve(model, "", directInfo.maxBatchSize(),
+                    directInfo.inputs(), directInfo.outputs(), size, shapes, values, 1);
+                direct.prepare(formed);
+                final LevelResult ideal = measure(direct, formed, Math.min(instances, n), n);
+                batched.add(ideal);
+                print(library + " direct, pre-formed batches of " + size, ideal);
+            }
+            return List.of(ingot, unbatched, batched);
+        }
+
+        /**
+         * The three reports of {@link #againstDirect}: {@code <prefix>-ingot}, {@code <prefix>-<key>-unbatched},
+         * {@code <prefix>-<key>-batched}.
+         */
+        Map<String, RunReport> directReports(final String prefix, final String key, final String library,
+            final String model, final List<List<LevelResult>> results)
+        {
+            final Map<String, RunReport> reports = new LinkedHashMap<>();
+            reports.put(prefix + "-ingot", report("Ingot, dynamic batching (" + instances + " instances)",
+                "in-process core", model, 1, requestBytes, results.get(0)));
+            reports.put(prefix + "-" + key + "-unbatched", report(library + " direct, one call per request",
+                library + " direct", model, 1, requestBytes, results.get(1)));
+            reports.put(prefix + "-" + key + "-batched", report(library + " direct, pre-formed batches (" + instances
+                + " threads)", library + " direct", model, 1, requestBytes, results.get(2)));
+            return reports;
+        }
+
+        /** The Markdown table of {@link #againstDirect}: absolute figures and ratios, level by level. */
+        String directTable(final String setup, final String library, final List<List<LevelResult>> results)
+        {
+            final List<LevelResult> ingot = results.get(0);
+            final List<LevelResult> unbatched = results.get(1);
+            final List<LevelResult> batched = results.get(2);
+            final StringBuilder md = new StringBuilder();
+            md.append("Command: `").append(command()).append("`\n\n").append(setup).append("\n\n");
+            md.append("| N | Ingot infer/s | Ingot batch | Ingot p50 ms | Ingot p99 ms | ").append(library)
+                .append(" unbatched infer/s | ").append(library).append(" unbatched p99 ms | ").append(library)
+                .append(" batched infer/s (batch) | Ingot / ").append(library).append(" batched | Ingot / ")
+                .append(library).append(" unbatched | Ingot p99 / unbatched p99 |\n");
+            md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+            for (int i = 0; i < ingot.size(); i++)
+            {
+                final LevelResult a = ingot.get(i);
+                final LevelResult u = unbatched.get(i);
+                final LevelResult b = batched.get(i);
+                md.append("| ").append((long)a.level()).append(" | ").append(f(a.inferencesPerSecond()))
+                    .append(" | ").append(ratio(a.averageBatchSize())).append(" | ")
+                    .append(f(a.latencyUs().p50() / 1000)).append(" | ").append(f(a.latencyUs().p99() / 1000))
+                    .append(" | ").append(f(u.inferencesPerSecond())).append(" | ")
+                    .append(f(u.latencyUs().p99() / 1000)).append(" | ").append(f(b.inferencesPerSecond()))
+                    .append(" (").append(Math.max(1, Math.round(a.averageBatchSize()))).append(") | ")
+                    .append(ratio(a.inferencesPerSecond() / b.inferencesPerSecond())).append(" | ")
+                    .append(ratio(a.inferencesPerSecond() / u.inferencesPerSecond())).append(" | ")
+                    .append(ratio(a.latencyUs().p99() / u.latencyUs().p99())).append(" |\n");
+            }
+            return md.toString();
         }
 
         static String f(final double value)
@@ -226,81 +333,103 @@ public final class Comparison implements Runnable
             final Map<String, long[]> shapes = Map.of("input_ids", new long[] {sequenceLength},
                 "attention_mask", new long[] {sequenceLength}, "token_type_ids", new long[] {sequenceLength});
             final Map<String, String> values = Map.of("attention_mask", "1", "token_type_ids", "0");
-            final List<LevelResult> ingot = new ArrayList<>();
-            final List<LevelResult> unbatched = new ArrayList<>();
-            final List<LevelResult> batched = new ArrayList<>();
-            long requestBytes = 0;
+            final List<List<LevelResult>> results;
             try (BenchRepository repository = BenchRepository.create("minilm", config, modelFile);
                 InProcessTarget server = new InProcessTarget(repository.root(), "minilm", "", IdleMode.BLOCKING);
                 OrtDirectTarget direct = new OrtDirectTarget(modelFile, intraOpThreads))
             {
-                final LoadTarget.ModelInfo serverInfo = server.modelInfo();
-                final RequestInputs serverInputs = RequestInputs.resolve("minilm", "", serverInfo.maxBatchSize(),
-                    serverInfo.inputs(), serverInfo.outputs(), 1, shapes, values, 1);
-                server.prepare(serverInputs);
-                requestBytes = serverInputs.requestBytes();
-                final LoadTarget.ModelInfo directInfo = direct.modelInfo();
-                for (final int n : concurrency)
-                {
-                    final LevelResult served = measure(server, serverInputs, n, n);
-                    ingot.add(served);
-                    print("Ingot dynamic batching", served);
-
-                    final RequestInputs one = RequestInputs.resolve("minilm", "", directInfo.maxBatchSize(),
-                        directInfo.inputs(), directInfo.outputs(), 1, shapes, values, 1);
-                    direct.prepare(one);
-                    final LevelResult plain = measure(direct, one, n, n);
-                    unbatched.add(plain);
-                    print("ORT direct, unbatched", plain);
-
-                    final int size = Math.max(1, (int)Math.round(served.averageBatchSize()));
-                    final RequestInputs formed = RequestInputs.resolve("minilm", "", directInfo.maxBatchSize(),
-                        directInfo.inputs(), directInfo.outputs(), size, shapes, values, 1);
-                    direct.prepare(formed);
-                    final LevelResult ideal = measure(direct, formed, Math.min(instances, n), n);
-                    batched.add(ideal);
-                    print("ORT direct, pre-formed batches of " + size, ideal);
-                }
+                results = againstDirect(server, direct, "minilm", shapes, values, "ORT");
             }
-            final Map<String, RunReport> reports = new LinkedHashMap<>();
-            reports.put("minilm-ingot", report("Ingot, dynamic batching (" + instances + " instances)",
-                "in-process core", "minilm", 1, requestBytes, ingot));
-            reports.put("minilm-ort-unbatched", report("ONNX Runtime direct, one run per request",
-                "ONNX Runtime direct", "minilm", 1, requestBytes, unbatched));
-            reports.put("minilm-ort-batched", report("ONNX Runtime direct, pre-formed batches (" + instances
-                + " threads)", "ONNX Runtime direct", "minilm", 1, requestBytes, batched));
-            writeAll("MiniLM, sequence " + sequenceLength, reports, table(ingot, unbatched, batched));
+            final Map<String, RunReport> reports = directReports("minilm", "ort", "ONNX Runtime", "minilm",
+                results);
+            writeAll("MiniLM, sequence " + sequenceLength, reports, directTable(String.format(Locale.ROOT,
+                "MiniLM (all-MiniLM-L6-v2, quantized), sequence length %d, %d Ingot instances, max_batch_size %d,"
+                + " max_queue_delay %d us, intra-op threads %d.", sequenceLength, instances, maxBatch, queueDelayUs,
+                intraOpThreads), "ORT", results));
+            return 0;
+        }
+    }
+
+    /** A TorchScript MLP: Ingot's PyTorch backend with dynamic batching against libtorch called directly. */
+    @Command(name = "torchscript", mixinStandardHelpOptions = true,
+        description = "A TorchScript MLP: Ingot (dynamic batching) vs libtorch direct, unbatched and ideally batched.")
+    static final class TorchScript extends Common
+    {
+        @Option(names = "--features", defaultValue = "256", description = "Input features (default ${DEFAULT-VALUE}).")
+        int features;
+
+        @Option(names = "--hidden", defaultValue = "1024", description = "Hidden units (default ${DEFAULT-VALUE}).")
+        int hidden;
+
+        @Option(names = "--outputs", defaultValue = "16", description = "Output features (default ${DEFAULT-VALUE}).")
+        int outputs;
+
+        @Option(names = "--intra-op-threads", defaultValue = "1",
+            description = "libtorch intra-op threads, process-wide, for Ingot and the baselines (default"
+                + " ${DEFAULT-VALUE}).")
+        int intraOpThreads;
+
+        @Option(names = "--direct-modules", defaultValue = "shared",
+            description = "The direct baselines' modules: shared (one for every thread) or per-thread (default"
+                + " ${DEFAULT-VALUE}).")
+        String directModules;
+
+        /** libtorch is not in the JMH jar (benchmarks/pom.xml): this comparison runs on the cli's class path. */
+        @Override
+        String classPath()
+        {
+            return "\"$(ls cli/target/ingot-cli-*.jar | grep -v -- -tests):$(cat cli/target/classpath.txt)\"";
+        }
+
+        @Override
+        public Integer call() throws IOException
+        {
+            final Path dir = Files.createTempDirectory("ingot-bench-torchscript");
+            final Path modelFile = dir.resolve("model.pt");
+            TorchScriptWriter.write(ScriptModels.mlp("BenchMlp", features, hidden, outputs, 7), modelFile);
+            final String config = """
+                name: "torch_mlp"
+                platform: "pytorch_libtorch"
+                max_batch_size: %d
+                input [ { name: "INPUT__0" data_type: TYPE_FP32 dims: [ %d ] } ]
+                output [ { name: "OUTPUT__0" data_type: TYPE_FP32 dims: [ %d ] } ]
+                dynamic_batching { max_queue_delay_microseconds: %d }
+                instance_group [ { count: %d kind: KIND_CPU } ]
+                parameters { key: "INTRA_OP_THREAD_COUNT" value { string_value: "%d" } }
+                """.formatted(maxBatch, features, outputs, queueDelayUs, instances, intraOpThreads);
+            final List<List<LevelResult>> results;
+            try (BenchRepository repository = BenchRepository.create("torch_mlp", config, modelFile, "model.pt");
+                InProcessTarget server = new InProcessTarget(repository.root(), "torch_mlp", "", IdleMode.BLOCKING);
+                TorchDirectTarget direct = new TorchDirectTarget(modelFile, features, intraOpThreads,
+                    perThread()))
+            {
+                results = againstDirect(server, direct, "torch_mlp", Map.of(), Map.of(), "libtorch");
+            }
+            finally
+            {
+                Files.deleteIfExists(modelFile);
+                Files.deleteIfExists(dir);
+            }
+            final String shape = features + "-" + hidden + "-" + outputs;
+            final Map<String, RunReport> reports = directReports("torchscript", "libtorch",
+                "libtorch (DJL)", "torch_mlp " + shape, results);
+            writeAll("TorchScript MLP " + shape, reports, directTable(String.format(Locale.ROOT,
+                "TorchScript MLP %s (FP32, seeded weights), %d Ingot instances (one module each), max_batch_size %d,"
+                + " max_queue_delay %d us, libtorch intra-op threads %d; libtorch direct: %s.", shape, instances,
+                maxBatch, queueDelayUs, intraOpThreads, perThread() ? "one module per thread" : "one module shared by"
+                + " every thread"), "libtorch", results));
             return 0;
         }
 
-        private String table(final List<LevelResult> ingot, final List<LevelResult> unbatched,
-            final List<LevelResult> batched)
+        private boolean perThread()
         {
-            final StringBuilder md = new StringBuilder();
-            md.append("Command: `").append(command()).append("`\n\n");
-            md.append(String.format(Locale.ROOT, "MiniLM (all-MiniLM-L6-v2, quantized), sequence length %d, "
-                + "%d Ingot instances, max_batch_size %d, max_queue_delay %d us, intra-op threads %d.%n%n",
-                sequenceLength, instances, maxBatch, queueDelayUs, intraOpThreads));
-            md.append("| N | Ingot infer/s | Ingot batch | Ingot p50 ms | Ingot p99 ms | ORT unbatched infer/s "
-                + "| ORT unbatched p99 ms | ORT batched infer/s (batch) | Ingot / ORT batched | Ingot / ORT unbatched "
-                + "| Ingot p99 / unbatched p99 |\n");
-            md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
-            for (int i = 0; i < ingot.size(); i++)
+            return switch (directModules)
             {
-                final LevelResult a = ingot.get(i);
-                final LevelResult u = unbatched.get(i);
-                final LevelResult b = batched.get(i);
-                md.append("| ").append((long)a.level()).append(" | ").append(f(a.inferencesPerSecond()))
-                    .append(" | ").append(ratio(a.averageBatchSize())).append(" | ")
-                    .append(f(a.latencyUs().p50() / 1000)).append(" | ").append(f(a.latencyUs().p99() / 1000))
-                    .append(" | ").append(f(u.inferencesPerSecond())).append(" | ")
-                    .append(f(u.latencyUs().p99() / 1000)).append(" | ").append(f(b.inferencesPerSecond()))
-                    .append(" (").append(Math.max(1, Math.round(a.averageBatchSize()))).append(") | ")
-                    .append(ratio(a.inferencesPerSecond() / b.inferencesPerSecond())).append(" | ")
-                    .append(ratio(a.inferencesPerSecond() / u.inferencesPerSecond())).append(" | ")
-                    .append(ratio(a.latencyUs().p99() / u.latencyUs().p99())).append(" |\n");
-            }
-            return md.toString();
+                case "shared" -> false;
+                case "per-thread" -> true;
+                default -> throw PerfException.usage("--direct-modules is shared or per-thread, not '" + directModules
+                    + "'");
+            };
         }
     }
 
