@@ -112,8 +112,14 @@ public final class ModelInstance implements AutoCloseable
         {
             releaseDirectOutputs(batch);
             final long end = System.nanoTime();
+            stats.beginUpdate();
             stats.batchExecuted(payload.batchSize(), inputEnd - computeStart, outputStart - inputEnd,
                 end - outputStart, System.currentTimeMillis());
+            for (int r = 0; r < count; r++)
+            {
+                stats.requestFailed(end - payload.get(r).acceptedNs, FailureReason.BACKEND);
+            }
+            stats.endUpdate();
             final String message = "model '" + host.modelName() + "' version " + host.version() + " instance "
                 + name + " failed to execute a batch of " + payload.batchSize() + ": " + describe(failure);
             for (int r = 0; r < count; r++)
@@ -121,7 +127,6 @@ public final class ModelInstance implements AutoCloseable
                 final PendingRequest pending = payload.get(r);
                 final InferenceResponse response = host.openResponse(pending);
                 ResponseAssembly.fail(response, new InferenceException(ErrorCode.INTERNAL, message, failure));
-                stats.requestFailed(end - pending.acceptedNs, FailureReason.BACKEND);
                 host.deliver(pending, response);
             }
             return;
@@ -154,6 +159,9 @@ public final class ModelInstance implements AutoCloseable
         final long inputNs = inputEnd - computeStart;
         final long inferNs = outputStart - inputEnd;
         final long outputNs = end - outputStart;
+        // The whole batch is counted before its first response leaves: a caller that reads the statistics after its
+        // response sees its batch in them.
+        stats.beginUpdate();
         stats.batchExecuted(payload.batchSize(), inputNs, inferNs, outputNs, System.currentTimeMillis());
         for (int r = 0; r < count; r++)
         {
@@ -167,6 +175,11 @@ public final class ModelInstance implements AutoCloseable
                 stats.requestSucceeded(pending.batchSize, end - pending.acceptedNs, computeStart - pending.acceptedNs,
                     inputNs, inferNs, outputNs);
             }
+        }
+        stats.endUpdate();
+        for (int r = 0; r < count; r++)
+        {
+            final PendingRequest pending = payload.get(r);
             final InferenceResponse response = responses[r];
             responses[r] = null;
             host.deliver(pending, response);

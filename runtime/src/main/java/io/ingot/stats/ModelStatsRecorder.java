@@ -19,8 +19,9 @@ import java.util.function.LongSupplier;
  * and not yet executing.
  *
  * <p>Counting costs no shared write on the hot path: each instance writes its own {@link #cell(int) cell} (plain
- * adds, published opaquely), and the rare other writers share one atomic cell. {@link #snapshot} sums the cells;
- * each counter is read once, so a snapshot taken under load is consistent per counter, not across them. Thread-safe.
+ * adds, published opaquely), and the rare other writers share one atomic cell. {@link #snapshot} sums copies of the
+ * cells, each copy taken whole between two of its instance's batches: a snapshot holds every counter of a batch or
+ * none of them. Thread-safe.
  */
 public final class ModelStatsRecorder
 {
@@ -64,39 +65,46 @@ public final class ModelStatsRecorder
     /**
      * @param name    model name
      * @param version version string
-     * @return the sum of every cell (each counter read once)
+     * @return the sum of every cell, each copied whole (no batch half-counted)
      */
     public ModelStatistics snapshot(final String name, final String version)
     {
-        final InferStatistics inference = new InferStatistics(duration(StatsLayout.SUCCESS),
-            duration(StatsLayout.FAIL), duration(StatsLayout.QUEUE), duration(StatsLayout.INPUT),
-            duration(StatsLayout.INFER), duration(StatsLayout.OUTPUT), StatDuration.ZERO, StatDuration.ZERO);
+        final long[] total = new long[layout.length()];
+        final long[] copy = new long[layout.length()];
+        long lastInference = 0;
+        shared.copyTo(copy);
+        add(copy, total);
+        for (final StatsCell cell : cells)
+        {
+            cell.copyTo(copy);
+            add(copy, total);
+            lastInference = Math.max(lastInference, copy[StatsLayout.LAST_INFERENCE]);
+        }
+        final InferStatistics inference = new InferStatistics(duration(total, StatsLayout.SUCCESS),
+            duration(total, StatsLayout.FAIL), duration(total, StatsLayout.QUEUE), duration(total, StatsLayout.INPUT),
+            duration(total, StatsLayout.INFER), duration(total, StatsLayout.OUTPUT), StatDuration.ZERO,
+            StatDuration.ZERO);
         final List<BatchStatistics> batchStats = new ArrayList<>();
         for (int size = 1; size <= layout.maxBatchSize(); size++)
         {
             final int base = layout.batchBase(size);
-            final long count = sum(base);
+            final long count = total[base];
             if (count > 0)
             {
-                batchStats.add(new BatchStatistics(size, new StatDuration(count, sum(base + 1)),
-                    new StatDuration(count, sum(base + 2)), new StatDuration(count, sum(base + 3))));
+                batchStats.add(new BatchStatistics(size, new StatDuration(count, total[base + 1]),
+                    new StatDuration(count, total[base + 2]), new StatDuration(count, total[base + 3])));
             }
         }
         final Map<FailureReason, Long> failed = new EnumMap<>(FailureReason.class);
         for (final FailureReason reason : FailureReason.values())
         {
-            failed.put(reason, sum(StatsLayout.FAILURES + reason.ordinal()));
+            failed.put(reason, total[StatsLayout.FAILURES + reason.ordinal()]);
         }
-        final Map<String, Long> microsByKind = Map.of("request", sum(StatsLayout.MICROS),
-            "queue", sum(StatsLayout.MICROS + 1), "compute_input", sum(StatsLayout.MICROS + 2),
-            "compute_infer", sum(StatsLayout.MICROS + 3), "compute_output", sum(StatsLayout.MICROS + 4));
-        long lastInference = 0;
-        for (final StatsCell cell : cells)
-        {
-            lastInference = Math.max(lastInference, cell.read(StatsLayout.LAST_INFERENCE));
-        }
-        return new ModelStatistics(name, version, lastInference, sum(StatsLayout.INFERENCES),
-            sum(StatsLayout.EXECUTIONS), inference, List.copyOf(batchStats), failed, pending.getAsLong(),
+        final Map<String, Long> microsByKind = Map.of("request", total[StatsLayout.MICROS],
+            "queue", total[StatsLayout.MICROS + 1], "compute_input", total[StatsLayout.MICROS + 2],
+            "compute_infer", total[StatsLayout.MICROS + 3], "compute_output", total[StatsLayout.MICROS + 4]);
+        return new ModelStatistics(name, version, lastInference, total[StatsLayout.INFERENCES],
+            total[StatsLayout.EXECUTIONS], inference, List.copyOf(batchStats), failed, pending.getAsLong(),
             microsByKind);
     }
 
@@ -106,18 +114,16 @@ public final class ModelStatsRecorder
         return pending.getAsLong();
     }
 
-    private long sum(final int index)
+    private static void add(final long[] counters, final long[] total)
     {
-        long total = shared.read(index);
-        for (final StatsCell cell : cells)
+        for (int i = 0; i < total.length; i++)
         {
-            total += cell.read(index);
+            total[i] += counters[i];
         }
-        return total;
     }
 
-    private StatDuration duration(final int kind)
+    private static StatDuration duration(final long[] total, final int kind)
     {
-        return new StatDuration(sum(StatsLayout.DURATIONS + kind * 2), sum(StatsLayout.DURATIONS + kind * 2 + 1));
+        return new StatDuration(total[StatsLayout.DURATIONS + kind * 2], total[StatsLayout.DURATIONS + kind * 2 + 1]);
     }
 }

@@ -9,15 +9,37 @@ import java.lang.invoke.VarHandle;
  * One writer's share of a model version's counters, laid out in one {@code long[]} (see {@link StatsLayout}). A
  * single-writer cell (an instance's own) adds with plain reads and opaque writes — no read-modify-write, no shared
  * cache line; a shared cell (for the rare writers that are not an instance: the timekeeper, a refused submission) adds
- * atomically. Readers sum every cell with opaque reads ({@link ModelStatsRecorder#snapshot}).
+ * atomically. Readers sum every cell ({@link ModelStatsRecorder#snapshot}).
+ *
+ * <p>An instance records one batch — its execution and each of its requests — between {@link #beginUpdate()} and
+ * {@link #endUpdate()}, a single-writer sequence lock: {@link #copyTo} retries while a batch is being recorded, so a
+ * reader sees every counter of a batch or none. Without it a reader could see an execution without its inferences,
+ * and an average batch size taken from two snapshots (what {@code ingot perf} and perf_analyzer compute) would be off
+ * by an in-flight batch.
  */
 public final class StatsCell
 {
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle SEQUENCE;
+
+    static
+    {
+        try
+        {
+            SEQUENCE = MethodHandles.lookup().findVarHandle(StatsCell.class, "sequence", long.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
 
     private final long[] counters;
     private final boolean shared;
     private final StatsLayout layout;
+    /** Odd while the writer records a batch. */
+    @SuppressWarnings("unused")
+    private volatile long sequence;
 
     StatsCell(final StatsLayout layout, final boolean shared)
     {
@@ -88,7 +110,62 @@ public final class StatsCell
         add(StatsLayout.FAILURES + reason.ordinal(), 1);
     }
 
-    long read(final int index)
+    /** Writer (single-writer cells only): a batch's counters follow; readers wait for {@link #endUpdate()}. */
+    public void beginUpdate()
+    {
+        if (!shared)
+        {
+            SEQUENCE.setOpaque(this, (long)SEQUENCE.getOpaque(this) + 1);
+            VarHandle.storeStoreFence();
+        }
+    }
+
+    /** Writer: the batch's counters are all written. */
+    public void endUpdate()
+    {
+        if (!shared)
+        {
+            SEQUENCE.setRelease(this, (long)SEQUENCE.getOpaque(this) + 1);
+        }
+    }
+
+    /**
+     * Copies every counter, none of them from a half-recorded batch (any thread).
+     *
+     * @param into receives the counters; at least {@code layout.length()} long
+     */
+    void copyTo(final long[] into)
+    {
+        if (shared)
+        {
+            copyCounters(into);
+            return;
+        }
+        while (true)
+        {
+            final long before = (long)SEQUENCE.getAcquire(this);
+            if ((before & 1) == 0)
+            {
+                copyCounters(into);
+                VarHandle.loadLoadFence();
+                if ((long)SEQUENCE.getOpaque(this) == before)
+                {
+                    return;
+                }
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private void copyCounters(final long[] into)
+    {
+        for (int i = 0; i < counters.length; i++)
+        {
+            into[i] = (long)LONGS.getOpaque(counters, i);
+        }
+    }
+
+    private long read(final int index)
     {
         return (long)LONGS.getOpaque(counters, index);
     }
