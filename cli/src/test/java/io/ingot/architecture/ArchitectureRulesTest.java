@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ArchitectureRulesTest
 {
     /** The backend modules: each plugs in through the SPI and sees nothing else of Ingot. Add a new one here. */
-    private static final List<String> BACKENDS = List.of("onnx", "trt");
+    private static final List<String> BACKENDS = List.of("onnx", "trt", "tensorflow");
     /** The modules above the backends. */
     private static final List<String> ABOVE_BACKENDS = List.of("server", "perf", "cli");
 
@@ -119,14 +119,15 @@ class ArchitectureRulesTest
     }
 
     @Test
-    void onlyTheNativeBindingsAndTheTensorRtShimBindNativeSymbols()
+    void onlyTheNativeBindingsAndTheEnginesOwnBindingsBindNativeSymbols()
     {
         noClasses().that(DescribedPredicate.not(inModule("native-bindings")))
             .and().resideOutsideOfPackage("io.ingot.trt.shim..")
+            .and().resideOutsideOfPackage("io.ingot.tensorflow.capi..")
             .should().dependOnClassesThat().haveFullyQualifiedName("java.lang.foreign.Linker")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("java.lang.foreign.SymbolLookup")
             .because("every native call goes through native-bindings (CUDA, cuBLAS, libc), except a backend binding "
-                + "its own engine library (TensorRT's shim)")
+                + "its own engine library (TensorRT's shim, TensorFlow's C API)")
             .check(classes);
     }
 
