@@ -38,13 +38,17 @@ import java.util.concurrent.Callable;
  *       requests); ONNX Runtime called directly from N threads, one {@code run} per request; and ONNX Runtime run
  *       by as many threads as Ingot has instances on pre-formed batches of the average size Ingot formed at that
  *       level (the ideal batcher). Every configuration uses one shared session with the same intra-op threads.</li>
+ *   <li>{@code tensorflow}: the same three configurations for a SavedModel ({@link TfBenchModels}: the article's
+ *       {@code simple} add/sub model or a dense {@code mlp}) through Ingot's TensorFlow backend and through TensorFlow's
+ *       C API called directly ({@link TfDirectTarget}, a session per client), every session with the same intra- and
+ *       inter-op threads.</li>
  *   <li>{@code cost}: Ingot serving the built-in {@code cost} model (each execution takes a + b·batch µs) against
  *       its computable ideal throughput: with K instances and N clients, N/(a+b) for N ≤ K, else K·B/(a+b·B) with
  *       B = min(max batch, N/K).</li>
  * </ul>
  */
 @Command(name = "comparison", mixinStandardHelpOptions = true,
-    subcommands = {Comparison.MiniLm.class, Comparison.Cost.class},
+    subcommands = {Comparison.MiniLm.class, Comparison.TensorFlow.class, Comparison.Cost.class},
     description = "Ingot against its real-model baselines, measured in the same run.")
 public final class Comparison implements Runnable
 {
@@ -52,7 +56,7 @@ public final class Comparison implements Runnable
     private CommandLine.Model.CommandSpec spec;
 
     /**
-     * @param args {@code minilm ...} or {@code cost ...}
+     * @param args {@code minilm ...}, {@code tensorflow ...} or {@code cost ...}
      */
     public static void main(final String[] args)
     {
@@ -113,8 +117,14 @@ public final class Comparison implements Runnable
 
         String command()
         {
-            return "java -cp benchmarks/target/benchmarks.jar " + Comparison.class.getName() + " "
+            return launcher() + " " + Comparison.class.getName() + " "
                 + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+        }
+
+        /** @return how the comparison's JVM is started, up to the main class */
+        String launcher()
+        {
+            return "java -cp benchmarks/target/benchmarks.jar";
         }
 
         /** Measures one level with a closed loop of {@code clients} and reports it as {@code level}. */
@@ -168,6 +178,92 @@ public final class Comparison implements Runnable
             {
                 throw new UncheckedIOException("cannot write the comparison to " + out, ex);
             }
+        }
+
+        /** What {@link #compare} measured: Ingot, the direct baseline unbatched and on pre-formed batches. */
+        record Series(List<LevelResult> ingot, List<LevelResult> unbatched, List<LevelResult> batched,
+            long requestBytes)
+        {
+        }
+
+        /**
+         * Measures, level by level: Ingot with batch-1 requests; the direct baseline with one run per request from N
+         * threads; the direct baseline on batches of the average size Ingot formed at that level, from as many
+         * threads as Ingot has instances.
+         *
+         * @param model  the model's name
+         * @param server Ingot, in process
+         * @param direct the framework called directly
+         * @param label  the baseline's name in the progress lines
+         * @param shapes input shapes without the batch dimension, where the model leaves them open
+         * @param values constant input values, by input name
+         * @return the three series
+         */
+        Series compare(final String model, final InProcessTarget server, final LoadTarget direct, final String label,
+            final Map<String, long[]> shapes, final Map<String, String> values)
+        {
+            final List<LevelResult> ingot = new ArrayList<>();
+            final List<LevelResult> unbatched = new ArrayList<>();
+            final List<LevelResult> batched = new ArrayList<>();
+            final LoadTarget.ModelInfo serverInfo = server.modelInfo();
+            final RequestInputs serverInputs = RequestInputs.resolve(model, "", serverInfo.maxBatchSize(),
+                serverInfo.inputs(), serverInfo.outputs(), 1, shapes, values, 1);
+            server.prepare(serverInputs);
+            final LoadTarget.ModelInfo directInfo = direct.modelInfo();
+            for (final int n : concurrency)
+            {
+                final LevelResult served = measure(server, serverInputs, n, n);
+                ingot.add(served);
+                print("Ingot dynamic batching", served);
+
+                final RequestInputs one = RequestInputs.resolve(model, "", directInfo.maxBatchSize(),
+                    directInfo.inputs(), directInfo.outputs(), 1, shapes, values, 1);
+                direct.prepare(one);
+                final LevelResult plain = measure(direct, one, n, n);
+                unbatched.add(plain);
+                print(label + " direct, unbatched", plain);
+
+                final int size = Math.max(1, (int)Math.round(served.averageBatchSize()));
+                final RequestInputs formed = RequestInputs.resolve(model, "", directInfo.maxBatchSize(),
+                    directInfo.inputs(), directInfo.outputs(), size, shapes, values, 1);
+                direct.prepare(formed);
+                final LevelResult ideal = measure(direct, formed, Math.min(instances, n), n);
+                batched.add(ideal);
+                print(label + " direct, pre-formed batches of " + size, ideal);
+            }
+            return new Series(ingot, unbatched, batched, serverInputs.requestBytes());
+        }
+
+        /**
+         * @param heading   the lines above the table
+         * @param label     the baseline's short name in the column heads ({@code ORT}, {@code TF})
+         * @param series    what {@link #compare} measured
+         * @return the Markdown table of absolute figures and ratios
+         */
+        String table(final String heading, final String label, final Series series)
+        {
+            final StringBuilder md = new StringBuilder();
+            md.append("Command: `").append(command()).append("`\n\n").append(heading).append("\n\n");
+            md.append("| N | Ingot infer/s | Ingot batch | Ingot p50 ms | Ingot p99 ms | " + label + " unbatched infer/s "
+                + "| " + label + " unbatched p99 ms | " + label + " batched infer/s (batch) | Ingot / " + label
+                + " batched | Ingot / " + label + " unbatched | Ingot p99 / unbatched p99 |\n");
+            md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+            for (int i = 0; i < series.ingot().size(); i++)
+            {
+                final LevelResult a = series.ingot().get(i);
+                final LevelResult u = series.unbatched().get(i);
+                final LevelResult b = series.batched().get(i);
+                md.append("| ").append((long)a.level()).append(" | ").append(f(a.inferencesPerSecond()))
+                    .append(" | ").append(ratio(a.averageBatchSize())).append(" | ")
+                    .append(f(a.latencyUs().p50() / 1000)).append(" | ").append(f(a.latencyUs().p99() / 1000))
+                    .append(" | ").append(f(u.inferencesPerSecond())).append(" | ")
+                    .append(f(u.latencyUs().p99() / 1000)).append(" | ").append(f(b.inferencesPerSecond()))
+                    .append(" (").append(Math.max(1, Math.round(a.averageBatchSize()))).append(") | ")
+                    .append(ratio(a.inferencesPerSecond() / b.inferencesPerSecond())).append(" | ")
+                    .append(ratio(a.inferencesPerSecond() / u.inferencesPerSecond())).append(" | ")
+                    .append(ratio(a.latencyUs().p99() / u.latencyUs().p99())).append(" |\n");
+            }
+            return md.toString();
         }
 
         static String f(final double value)
@@ -224,81 +320,96 @@ public final class Comparison implements Runnable
             final Map<String, long[]> shapes = Map.of("input_ids", new long[] {sequenceLength},
                 "attention_mask", new long[] {sequenceLength}, "token_type_ids", new long[] {sequenceLength});
             final Map<String, String> values = Map.of("attention_mask", "1", "token_type_ids", "0");
-            final List<LevelResult> ingot = new ArrayList<>();
-            final List<LevelResult> unbatched = new ArrayList<>();
-            final List<LevelResult> batched = new ArrayList<>();
-            long requestBytes = 0;
-            try (BenchRepository repository = BenchRepository.create("minilm", config, modelFile);
+            final Series series;
+            try (BenchRepository repository = BenchRepository.create("minilm", config, modelFile, "model.onnx");
                 InProcessTarget server = new InProcessTarget(repository.root(), "minilm", "", IdleMode.BLOCKING);
                 OrtDirectTarget direct = new OrtDirectTarget(modelFile, intraOpThreads))
             {
-                final LoadTarget.ModelInfo serverInfo = server.modelInfo();
-                final RequestInputs serverInputs = RequestInputs.resolve("minilm", "", serverInfo.maxBatchSize(),
-                    serverInfo.inputs(), serverInfo.outputs(), 1, shapes, values, 1);
-                server.prepare(serverInputs);
-                requestBytes = serverInputs.requestBytes();
-                final LoadTarget.ModelInfo directInfo = direct.modelInfo();
-                for (final int n : concurrency)
-                {
-                    final LevelResult served = measure(server, serverInputs, n, n);
-                    ingot.add(served);
-                    print("Ingot dynamic batching", served);
-
-                    final RequestInputs one = RequestInputs.resolve("minilm", "", directInfo.maxBatchSize(),
-                        directInfo.inputs(), directInfo.outputs(), 1, shapes, values, 1);
-                    direct.prepare(one);
-                    final LevelResult plain = measure(direct, one, n, n);
-                    unbatched.add(plain);
-                    print("ORT direct, unbatched", plain);
-
-                    final int size = Math.max(1, (int)Math.round(served.averageBatchSize()));
-                    final RequestInputs formed = RequestInputs.resolve("minilm", "", directInfo.maxBatchSize(),
-                        directInfo.inputs(), directInfo.outputs(), size, shapes, values, 1);
-                    direct.prepare(formed);
-                    final LevelResult ideal = measure(direct, formed, Math.min(instances, n), n);
-                    batched.add(ideal);
-                    print("ORT direct, pre-formed batches of " + size, ideal);
-                }
+                series = compare("minilm", server, direct, "ORT", shapes, values);
             }
             final Map<String, RunReport> reports = new LinkedHashMap<>();
             reports.put("minilm-ingot", report("Ingot, dynamic batching (" + instances + " instances)",
-                "in-process core", "minilm", 1, requestBytes, ingot));
+                "in-process core", "minilm", 1, series.requestBytes(), series.ingot()));
             reports.put("minilm-ort-unbatched", report("ONNX Runtime direct, one run per request",
-                "ONNX Runtime direct", "minilm", 1, requestBytes, unbatched));
+                "ONNX Runtime direct", "minilm", 1, series.requestBytes(), series.unbatched()));
             reports.put("minilm-ort-batched", report("ONNX Runtime direct, pre-formed batches (" + instances
-                + " threads)", "ONNX Runtime direct", "minilm", 1, requestBytes, batched));
-            writeAll("MiniLM, sequence " + sequenceLength, reports, table(ingot, unbatched, batched));
+                + " threads)", "ONNX Runtime direct", "minilm", 1, series.requestBytes(), series.batched()));
+            writeAll("MiniLM, sequence " + sequenceLength, reports, table(String.format(Locale.ROOT, "MiniLM"
+                + " (all-MiniLM-L6-v2, quantized), sequence length %d, %d Ingot instances, max_batch_size %d,"
+                + " max_queue_delay %d us, intra-op threads %d.", sequenceLength, instances, maxBatch, queueDelayUs,
+                intraOpThreads), "ORT", series));
             return 0;
         }
+    }
 
-        private String table(final List<LevelResult> ingot, final List<LevelResult> unbatched,
-            final List<LevelResult> batched)
+    /** A SavedModel: Ingot's TensorFlow backend with dynamic batching against TensorFlow's C API called directly. */
+    @Command(name = "tensorflow", mixinStandardHelpOptions = true,
+        description = "A SavedModel: Ingot (dynamic batching) vs TensorFlow's C API direct, unbatched and ideally"
+            + " batched.")
+    static final class TensorFlow extends Common
+    {
+        @Option(names = "--model", defaultValue = "simple",
+            description = "simple (the article's add/sub model, [16]) or mlp (256-1024-1024-16 dense layers);"
+                + " default ${DEFAULT-VALUE}.")
+        String model;
+
+        @Option(names = "--intra-op-threads", defaultValue = "1",
+            description = "TF_NUM_INTRA_THREADS for Ingot's sessions and the baseline's (default ${DEFAULT-VALUE}).")
+        int intraOpThreads;
+
+        @Option(names = "--inter-op-threads", defaultValue = "1",
+            description = "TF_NUM_INTER_THREADS for Ingot's sessions and the baseline's (default ${DEFAULT-VALUE}).")
+        int interOpThreads;
+
+        /** The cli's class path: it has TensorFlow's native jar, which the JMH jar leaves out (160 MB). */
+        @Override
+        String launcher()
         {
-            final StringBuilder md = new StringBuilder();
-            md.append("Command: `").append(command()).append("`\n\n");
-            md.append(String.format(Locale.ROOT, "MiniLM (all-MiniLM-L6-v2, quantized), sequence length %d, "
-                + "%d Ingot instances, max_batch_size %d, max_queue_delay %d us, intra-op threads %d.%n%n",
-                sequenceLength, instances, maxBatch, queueDelayUs, intraOpThreads));
-            md.append("| N | Ingot infer/s | Ingot batch | Ingot p50 ms | Ingot p99 ms | ORT unbatched infer/s "
-                + "| ORT unbatched p99 ms | ORT batched infer/s (batch) | Ingot / ORT batched | Ingot / ORT unbatched "
-                + "| Ingot p99 / unbatched p99 |\n");
-            md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
-            for (int i = 0; i < ingot.size(); i++)
+            return "java --enable-native-access=ALL-UNNAMED --add-opens java.base/jdk.internal.misc=ALL-UNNAMED"
+                + " -cp \"$(ls cli/target/ingot-cli-*.jar):$(cat cli/target/classpath.txt)\"";
+        }
+
+        @Override
+        public Integer call() throws IOException
+        {
+            final Path savedModel = Files.createTempDirectory("ingot-bench-savedmodel").resolve("model.savedmodel");
+            TfBenchModels.model(model, 7).write(savedModel);
+            final String config = """
+                name: "%s"
+                platform: "tensorflow_savedmodel"
+                max_batch_size: %d
+                %s
+                dynamic_batching { max_queue_delay_microseconds: %d }
+                instance_group [ { count: %d kind: KIND_CPU } ]
+                parameters { key: "TF_NUM_INTRA_THREADS" value { string_value: "%d" } }
+                parameters { key: "TF_NUM_INTER_THREADS" value { string_value: "%d" } }
+                """.formatted(model, maxBatch, TfBenchModels.io(model), queueDelayUs, instances, intraOpThreads,
+                interOpThreads);
+            final Series series;
+            try (BenchRepository repository = BenchRepository.create(model, config, savedModel, "model.savedmodel");
+                InProcessTarget server = new InProcessTarget(repository.root(), model, "", IdleMode.BLOCKING);
+                TfDirectTarget direct = new TfDirectTarget(savedModel, intraOpThreads, interOpThreads))
             {
-                final LevelResult a = ingot.get(i);
-                final LevelResult u = unbatched.get(i);
-                final LevelResult b = batched.get(i);
-                md.append("| ").append((long)a.level()).append(" | ").append(f(a.inferencesPerSecond()))
-                    .append(" | ").append(ratio(a.averageBatchSize())).append(" | ")
-                    .append(f(a.latencyUs().p50() / 1000)).append(" | ").append(f(a.latencyUs().p99() / 1000))
-                    .append(" | ").append(f(u.inferencesPerSecond())).append(" | ")
-                    .append(f(u.latencyUs().p99() / 1000)).append(" | ").append(f(b.inferencesPerSecond()))
-                    .append(" (").append(Math.max(1, Math.round(a.averageBatchSize()))).append(") | ")
-                    .append(ratio(a.inferencesPerSecond() / b.inferencesPerSecond())).append(" | ")
-                    .append(ratio(a.inferencesPerSecond() / u.inferencesPerSecond())).append(" | ")
-                    .append(ratio(a.latencyUs().p99() / u.latencyUs().p99())).append(" |\n");
+                series = compare(model, server, direct, "TF", Map.of(), Map.of());
             }
-            return md.toString();
+            finally
+            {
+                BenchRepository.delete(savedModel.getParent());
+            }
+            final String prefix = "tensorflow-" + model;
+            final Map<String, RunReport> reports = new LinkedHashMap<>();
+            reports.put(prefix + "-ingot", report("Ingot, TensorFlow backend, dynamic batching (" + instances
+                + " instances)", "in-process core", model, 1, series.requestBytes(), series.ingot()));
+            reports.put(prefix + "-tf-unbatched", report("TensorFlow C API direct, one run per request",
+                "TensorFlow C API direct", model, 1, series.requestBytes(), series.unbatched()));
+            reports.put(prefix + "-tf-batched", report("TensorFlow C API direct, pre-formed batches (" + instances
+                + " threads)", "TensorFlow C API direct", model, 1, series.requestBytes(), series.batched()));
+            writeAll("SavedModel " + model + ", TensorFlow 2.18", reports, table(String.format(Locale.ROOT,
+                "SavedModel `%s` (TensorFlow 2.18.0 C API), %d Ingot instances (a session each), max_batch_size %d,"
+                + " max_queue_delay %d us, intra-op threads %d, inter-op threads %d; the direct baseline has a"
+                + " session per client thread.", model, instances, maxBatch, queueDelayUs, intraOpThreads,
+                interOpThreads), "TF", series));
+            return 0;
         }
     }
 
@@ -335,7 +446,7 @@ public final class Comparison implements Runnable
             final List<LevelResult> ingot = new ArrayList<>();
             final List<Double> ideal = new ArrayList<>();
             long requestBytes;
-            try (BenchRepository repository = BenchRepository.create("cost", config, null);
+            try (BenchRepository repository = BenchRepository.create("cost", config, null, null);
                 InProcessTarget server = new InProcessTarget(repository.root(), "cost", "", IdleMode.BLOCKING))
             {
                 final LoadTarget.ModelInfo info = server.modelInfo();
