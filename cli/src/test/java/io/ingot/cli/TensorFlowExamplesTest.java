@@ -4,6 +4,7 @@ import io.ingot.api.CoreOptions;
 import io.ingot.api.InferenceCore;
 import io.ingot.server.FrontendOptions;
 import io.ingot.server.ServerFrontends;
+import io.ingot.testing.ChildProcess;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,7 +54,7 @@ class TensorFlowExamplesTest
     @Test
     void theArticlesClientGetsCorrectAnswersFromMyModel(@TempDir final Path repository) throws Exception
     {
-        final String python = python3();
+        final String python = ChildProcess.python3();
         Assumptions.assumeTrue(python != null, "python3 is not installed: the article's client program is skipped");
         final Path example = EXAMPLES.resolve("my_model");
         final Path model = copy(example, repository.resolve("my_model"));
@@ -96,25 +97,5 @@ class TensorFlowExamplesTest
             }
         }
         return to;
-    }
-
-    private static String python3()
-    {
-        for (final String candidate : new String[] {"python3", "/usr/bin/python3"})
-        {
-            try
-            {
-                final Process probe = new ProcessBuilder(candidate, "--version").redirectErrorStream(true).start();
-                if (probe.waitFor(20, TimeUnit.SECONDS) && probe.exitValue() == 0)
-                {
-                    return candidate;
-                }
-            }
-            catch (final IOException | InterruptedException absent)
-            {
-                // try the next one
-            }
-        }
-        return null;
     }
 }

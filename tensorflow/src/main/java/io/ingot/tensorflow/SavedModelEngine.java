@@ -19,8 +19,9 @@ import java.lang.foreign.ValueLayout;
  * <p>Per batch: every input present becomes a {@code TF_Tensor} over the batch's memory ({@link InputFeed}: no copy
  * when aligned, which staging always is); only the requested outputs are fetched; each is copied once into
  * {@link Batch#allocateOutput} memory ({@link OutputFetch}); then every tensor is deleted. The arrays
- * {@code TF_SessionRun} reads and writes, the status and the deallocator stub are made once, with the engine; a batch
- * allocates nothing in steady state.
+ * {@code TF_SessionRun} reads and writes, the status and the deallocator stub are made once, with the engine; in steady
+ * state a batch allocates no memory of its own, native or Java, beyond the small {@code MemorySegment} objects FFM
+ * returns for pointers.
  *
  * <p><b>Lent memory.</b> After the tensors of a batch are deleted, TensorFlow must have released every buffer it was
  * lent ({@link TensorReleases#outstanding()} is zero): the runtime reuses that memory for the next batch. Should a
@@ -46,7 +47,6 @@ final class SavedModelEngine implements Engine
     private final MemorySegment outputValues;
     private final OutputFetch[] fetched;
     private boolean lending = true;
-    private long executions;
 
     /**
      * @param model   the model, for messages
@@ -116,7 +116,6 @@ final class SavedModelEngine implements Engine
             {
                 throw new IllegalStateException("model '" + model + "': " + e.getMessage(), e);
             }
-            executions++;
             for (int i = 0; i < fetches; i++)
             {
                 fetched[i].deliver(outputValues.getAtIndex(ValueLayout.ADDRESS, i), batch);
@@ -188,12 +187,6 @@ final class SavedModelEngine implements Engine
                 throw new IllegalStateException(message);
             }
         }
-    }
-
-    /** @return batches run so far */
-    long executions()
-    {
-        return executions;
     }
 
     /** @return how many inputs were copied because they were not aligned */

@@ -235,6 +235,28 @@ public final class Comparison implements Runnable
         }
 
         /**
+         * @param prefix  the reports' file name prefix
+         * @param shortName the baseline's short name in file names ({@code ort}, {@code tf})
+         * @param model   the model
+         * @param ingot   Ingot's label
+         * @param direct  the baseline's label
+         * @param series  what {@link #compare} measured
+         * @return the three reports, by file name
+         */
+        Map<String, RunReport> reports(final String prefix, final String shortName, final String model,
+            final String ingot, final String direct, final Series series)
+        {
+            final Map<String, RunReport> reports = new LinkedHashMap<>();
+            reports.put(prefix + "-ingot", report(ingot + " (" + instances + " instances)", "in-process core", model,
+                1, series.requestBytes(), series.ingot()));
+            reports.put(prefix + "-" + shortName + "-unbatched", report(direct + ", one run per request", direct,
+                model, 1, series.requestBytes(), series.unbatched()));
+            reports.put(prefix + "-" + shortName + "-batched", report(direct + ", pre-formed batches (" + instances
+                + " threads)", direct, model, 1, series.requestBytes(), series.batched()));
+            return reports;
+        }
+
+        /**
          * @param heading   the lines above the table
          * @param label     the baseline's short name in the column heads ({@code ORT}, {@code TF})
          * @param series    what {@link #compare} measured
@@ -255,15 +277,28 @@ public final class Comparison implements Runnable
                 final LevelResult b = series.batched().get(i);
                 md.append("| ").append((long)a.level()).append(" | ").append(f(a.inferencesPerSecond()))
                     .append(" | ").append(ratio(a.averageBatchSize())).append(" | ")
-                    .append(f(a.latencyUs().p50() / 1000)).append(" | ").append(f(a.latencyUs().p99() / 1000))
+                    .append(ms(a.latencyUs().p50())).append(" | ").append(ms(a.latencyUs().p99()))
                     .append(" | ").append(f(u.inferencesPerSecond())).append(" | ")
-                    .append(f(u.latencyUs().p99() / 1000)).append(" | ").append(f(b.inferencesPerSecond()))
+                    .append(ms(u.latencyUs().p99())).append(" | ").append(f(b.inferencesPerSecond()))
                     .append(" (").append(Math.max(1, Math.round(a.averageBatchSize()))).append(") | ")
                     .append(ratio(a.inferencesPerSecond() / b.inferencesPerSecond())).append(" | ")
                     .append(ratio(a.inferencesPerSecond() / u.inferencesPerSecond())).append(" | ")
                     .append(ratio(a.latencyUs().p99() / u.latencyUs().p99())).append(" |\n");
             }
             return md.toString();
+        }
+
+        /**
+         * @param micros a latency in microseconds
+         * @return it in milliseconds: three decimals below 1 ms (microsecond-scale models), one above
+         */
+        static String ms(final double micros)
+        {
+            if (!Double.isFinite(micros))
+            {
+                return "-";
+            }
+            return String.format(Locale.ROOT, micros < 1000 ? "%.3f" : "%.1f", micros / 1000);
         }
 
         static String f(final double value)
@@ -327,13 +362,8 @@ public final class Comparison implements Runnable
             {
                 series = compare("minilm", server, direct, "ORT", shapes, values);
             }
-            final Map<String, RunReport> reports = new LinkedHashMap<>();
-            reports.put("minilm-ingot", report("Ingot, dynamic batching (" + instances + " instances)",
-                "in-process core", "minilm", 1, series.requestBytes(), series.ingot()));
-            reports.put("minilm-ort-unbatched", report("ONNX Runtime direct, one run per request",
-                "ONNX Runtime direct", "minilm", 1, series.requestBytes(), series.unbatched()));
-            reports.put("minilm-ort-batched", report("ONNX Runtime direct, pre-formed batches (" + instances
-                + " threads)", "ONNX Runtime direct", "minilm", 1, series.requestBytes(), series.batched()));
+            final Map<String, RunReport> reports = reports("minilm", "ort", "minilm", "Ingot, dynamic batching",
+                "ONNX Runtime direct", series);
             writeAll("MiniLM, sequence " + sequenceLength, reports, table(String.format(Locale.ROOT, "MiniLM"
                 + " (all-MiniLM-L6-v2, quantized), sequence length %d, %d Ingot instances, max_batch_size %d,"
                 + " max_queue_delay %d us, intra-op threads %d.", sequenceLength, instances, maxBatch, queueDelayUs,
@@ -396,14 +426,8 @@ public final class Comparison implements Runnable
             {
                 BenchRepository.delete(savedModel.getParent());
             }
-            final String prefix = "tensorflow-" + model;
-            final Map<String, RunReport> reports = new LinkedHashMap<>();
-            reports.put(prefix + "-ingot", report("Ingot, TensorFlow backend, dynamic batching (" + instances
-                + " instances)", "in-process core", model, 1, series.requestBytes(), series.ingot()));
-            reports.put(prefix + "-tf-unbatched", report("TensorFlow C API direct, one run per request",
-                "TensorFlow C API direct", model, 1, series.requestBytes(), series.unbatched()));
-            reports.put(prefix + "-tf-batched", report("TensorFlow C API direct, pre-formed batches (" + instances
-                + " threads)", "TensorFlow C API direct", model, 1, series.requestBytes(), series.batched()));
+            final Map<String, RunReport> reports = reports("tensorflow-" + model, "tf", model,
+                "Ingot, TensorFlow backend, dynamic batching", "TensorFlow C API direct", series);
             writeAll("SavedModel " + model + ", TensorFlow 2.18", reports, table(String.format(Locale.ROOT,
                 "SavedModel `%s` (TensorFlow 2.18.0 C API), %d Ingot instances (a session each), max_batch_size %d,"
                 + " max_queue_delay %d us, intra-op threads %d, inter-op threads %d; the direct baseline has a"

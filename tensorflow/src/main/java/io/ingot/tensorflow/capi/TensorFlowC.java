@@ -1,5 +1,7 @@
 package io.ingot.tensorflow.capi;
 
+import io.ingot.cuda.ThrowingHandles;
+
 import java.lang.foreign.AddressLayout;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -10,7 +12,6 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -855,20 +856,6 @@ public final class TensorFlowC
     private static final class Binding
     {
         private static final String LOG_LEVEL_ENV = "TF_CPP_MIN_LOG_LEVEL";
-        private static final MethodHandle RAISE;
-
-        static
-        {
-            try
-            {
-                RAISE = MethodHandles.lookup().findStatic(Binding.class, "raise",
-                    MethodType.methodType(void.class, String.class));
-            }
-            catch (final ReflectiveOperationException impossible)
-            {
-                throw new ExceptionInInitializerError(impossible);
-            }
-        }
 
         private final SymbolLookup symbols;
         private final Path location;
@@ -965,14 +952,7 @@ public final class TensorFlowC
 
         private static MethodHandle failing(final MethodType type, final String message)
         {
-            // The void "raise" runs first and always throws; the empty target only gives the handle its exact type.
-            return MethodHandles.foldArguments(MethodHandles.empty(type), RAISE.bindTo(message));
-        }
-
-        @SuppressWarnings("unused") // called through RAISE
-        private static void raise(final String message)
-        {
-            throw new TensorFlowUnavailableException(message);
+            return ThrowingHandles.of(type, () -> new TensorFlowUnavailableException(message));
         }
     }
 }
