@@ -101,6 +101,11 @@ public final class Comparison implements Runnable
         @Option(names = "--instances", defaultValue = "2", description = "Ingot instances (default ${DEFAULT-VALUE}).")
         int instances;
 
+        @Option(names = "--repeats", defaultValue = "1",
+            description = "Rounds of the three configurations per level, interleaved; each configuration reports its"
+                + " median round by throughput (default ${DEFAULT-VALUE}).")
+        int repeats;
+
         @Option(names = "--max-batch", defaultValue = "16",
             description = "Ingot's max_batch_size (default ${DEFAULT-VALUE}).")
         int maxBatch;
@@ -180,16 +185,20 @@ public final class Comparison implements Runnable
             }
         }
 
-        /** What {@link #compare} measured: Ingot, the direct baseline unbatched and on pre-formed batches. */
+        /**
+         * What {@link #compare} measured: Ingot, the direct baseline unbatched and on pre-formed batches (of the sizes
+         * in {@code idealBatches}), one result per level.
+         */
         record Series(List<LevelResult> ingot, List<LevelResult> unbatched, List<LevelResult> batched,
-            long requestBytes)
+            List<Integer> idealBatches, long requestBytes)
         {
         }
 
         /**
          * Measures, level by level: Ingot with batch-1 requests; the direct baseline with one run per request from N
          * threads; the direct baseline on batches of the average size Ingot formed at that level, from as many
-         * threads as Ingot has instances.
+         * threads as Ingot has instances. With {@code --repeats R} the three run R times in turn at each level and
+         * each reports its median round, which keeps a burst of load on the shared machine from deciding a ratio.
          *
          * @param model  the model's name
          * @param server Ingot, in process
@@ -205,33 +214,54 @@ public final class Comparison implements Runnable
             final List<LevelResult> ingot = new ArrayList<>();
             final List<LevelResult> unbatched = new ArrayList<>();
             final List<LevelResult> batched = new ArrayList<>();
+            final List<Integer> sizes = new ArrayList<>();
             final LoadTarget.ModelInfo serverInfo = server.modelInfo();
             final RequestInputs serverInputs = RequestInputs.resolve(model, "", serverInfo.maxBatchSize(),
                 serverInfo.inputs(), serverInfo.outputs(), 1, shapes, values, 1);
             server.prepare(serverInputs);
             final LoadTarget.ModelInfo directInfo = direct.modelInfo();
+            final RequestInputs one = RequestInputs.resolve(model, "", directInfo.maxBatchSize(),
+                directInfo.inputs(), directInfo.outputs(), 1, shapes, values, 1);
             for (final int n : concurrency)
             {
-                final LevelResult served = measure(server, serverInputs, n, n);
-                ingot.add(served);
-                print("Ingot dynamic batching", served);
+                final List<LevelResult> servedRounds = new ArrayList<>();
+                final List<LevelResult> plainRounds = new ArrayList<>();
+                final List<LevelResult> idealRounds = new ArrayList<>();
+                int size = 0;
+                for (int round = 0; round < Math.max(1, repeats); round++)
+                {
+                    final LevelResult served = measure(server, serverInputs, n, n);
+                    servedRounds.add(served);
+                    print("Ingot dynamic batching", served);
 
-                final RequestInputs one = RequestInputs.resolve(model, "", directInfo.maxBatchSize(),
-                    directInfo.inputs(), directInfo.outputs(), 1, shapes, values, 1);
-                direct.prepare(one);
-                final LevelResult plain = measure(direct, one, n, n);
-                unbatched.add(plain);
-                print(label + " direct, unbatched", plain);
+                    direct.prepare(one);
+                    final LevelResult plain = measure(direct, one, n, n);
+                    plainRounds.add(plain);
+                    print(label + " direct, unbatched", plain);
 
-                final int size = Math.max(1, (int)Math.round(served.averageBatchSize()));
-                final RequestInputs formed = RequestInputs.resolve(model, "", directInfo.maxBatchSize(),
-                    directInfo.inputs(), directInfo.outputs(), size, shapes, values, 1);
-                direct.prepare(formed);
-                final LevelResult ideal = measure(direct, formed, Math.min(instances, n), n);
-                batched.add(ideal);
-                print(label + " direct, pre-formed batches of " + size, ideal);
+                    // The ideal's batch is the one Ingot formed in the first round, so that every round compares alike.
+                    size = size == 0 ? Math.max(1, (int)Math.round(served.averageBatchSize())) : size;
+                    final RequestInputs formed = RequestInputs.resolve(model, "", directInfo.maxBatchSize(),
+                        directInfo.inputs(), directInfo.outputs(), size, shapes, values, 1);
+                    direct.prepare(formed);
+                    final LevelResult ideal = measure(direct, formed, Math.min(instances, n), n);
+                    idealRounds.add(ideal);
+                    print(label + " direct, pre-formed batches of " + size, ideal);
+                }
+                ingot.add(median(servedRounds));
+                unbatched.add(median(plainRounds));
+                batched.add(median(idealRounds));
+                sizes.add(size);
             }
-            return new Series(ingot, unbatched, batched, serverInputs.requestBytes());
+            return new Series(ingot, unbatched, batched, sizes, serverInputs.requestBytes());
+        }
+
+        /** @return the round with the median throughput (the lower middle one of an even count) */
+        static LevelResult median(final List<LevelResult> rounds)
+        {
+            final List<LevelResult> sorted = new ArrayList<>(rounds);
+            sorted.sort(java.util.Comparator.comparingDouble(LevelResult::inferencesPerSecond));
+            return sorted.get((sorted.size() - 1) / 2);
         }
 
         /**
@@ -280,7 +310,7 @@ public final class Comparison implements Runnable
                     .append(ms(a.latencyUs().p50())).append(" | ").append(ms(a.latencyUs().p99()))
                     .append(" | ").append(f(u.inferencesPerSecond())).append(" | ")
                     .append(ms(u.latencyUs().p99())).append(" | ").append(f(b.inferencesPerSecond()))
-                    .append(" (").append(Math.max(1, Math.round(a.averageBatchSize()))).append(") | ")
+                    .append(" (").append(series.idealBatches().get(i)).append(") | ")
                     .append(ratio(a.inferencesPerSecond() / b.inferencesPerSecond())).append(" | ")
                     .append(ratio(a.inferencesPerSecond() / u.inferencesPerSecond())).append(" | ")
                     .append(ratio(a.latencyUs().p99() / u.latencyUs().p99())).append(" |\n");

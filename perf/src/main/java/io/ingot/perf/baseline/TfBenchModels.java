@@ -1,12 +1,7 @@
 package io.ingot.perf.baseline;
 
-import io.ingot.tensor.DataType;
 import io.ingot.tensorflow.savedmodel.ExampleSavedModels;
-import io.ingot.tensorflow.savedmodel.GraphBuilder;
-import io.ingot.tensorflow.savedmodel.SavedModelReader;
 import io.ingot.tensorflow.savedmodel.SavedModelWriter;
-
-import java.util.SplittableRandom;
 
 /**
  * The SavedModels the TensorFlow comparison runs, written by the tensorflow module's own writer:
@@ -37,46 +32,9 @@ final class TfBenchModels
         return switch (name)
         {
             case "simple" -> ExampleSavedModels.addSub(16);
-            case "mlp" -> mlp(seed);
+            case "mlp" -> ExampleSavedModels.denseMlp(MLP_WIDTHS, seed);
             default -> throw new IllegalArgumentException("--model must be simple or mlp, was '" + name + "'");
         };
-    }
-
-    private static SavedModelWriter mlp(final long seed)
-    {
-        final SplittableRandom random = new SplittableRandom(seed);
-        final GraphBuilder graph = new GraphBuilder();
-        String x = graph.placeholder("x", DataType.FP32, -1, MLP_WIDTHS[0]);
-        final String input = x;
-        for (int layer = 1; layer < MLP_WIDTHS.length; layer++)
-        {
-            final int in = MLP_WIDTHS[layer - 1];
-            final int out = MLP_WIDTHS[layer];
-            final float[] weights = new float[in * out];
-            final double bound = 1 / Math.sqrt(in);
-            for (int i = 0; i < weights.length; i++)
-            {
-                weights[i] = (float) random.nextDouble(-bound, bound);
-            }
-            final float[] bias = new float[out];
-            for (int i = 0; i < out; i++)
-            {
-                bias[i] = (float) random.nextDouble(-bound, bound);
-            }
-            final String w = graph.constant("w" + layer, new long[] {in, out}, weights);
-            final String b = graph.constant("b" + layer, new long[] {out}, bias);
-            final String product = graph.matMul("matmul" + layer, x, w, DataType.FP32);
-            x = graph.binary("AddV2", "dense" + layer, product, b, DataType.FP32);
-            if (layer < MLP_WIDTHS.length - 1)
-            {
-                x = graph.unary("Relu", "relu" + layer, x, DataType.FP32);
-            }
-        }
-        return new SavedModelWriter(graph.build(), SavedModelReader.DEFAULT_TAG)
-            .input(SavedModelReader.DEFAULT_SIGNATURE, "x", input + ":0", DataType.FP32,
-                new long[] {-1, MLP_WIDTHS[0]})
-            .output(SavedModelReader.DEFAULT_SIGNATURE, "y", x + ":0", DataType.FP32,
-                new long[] {-1, MLP_WIDTHS[MLP_WIDTHS.length - 1]});
     }
 
     /**

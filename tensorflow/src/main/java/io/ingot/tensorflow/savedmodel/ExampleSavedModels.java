@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.SplittableRandom;
 
 /**
  * Writes the example repository's SavedModels at build time ({@code exec-maven-plugin}, phase
@@ -13,7 +14,7 @@ import java.util.List;
  * article's two models. Both are Triton's classic "simple" model as a SavedModel: {@code INPUT0} and {@code INPUT1},
  * FP32 {@code [-1, 16]}, give {@code OUTPUT0 = INPUT0 + INPUT1} ({@code AddV2}) and {@code OUTPUT1 = INPUT0 - INPUT1}
  * ({@code Sub}), signature {@code serving_default}, tag {@code serve}. A file whose bytes are already right is left
- * alone.
+ * alone. {@link #denseMlp} is the compute-heavier SavedModel the benchmarks run.
  */
 public final class ExampleSavedModels
 {
@@ -67,5 +68,50 @@ public final class ExampleSavedModels
             .input(SavedModelReader.DEFAULT_SIGNATURE, "INPUT1", b + ":0", DataType.FP32, dims)
             .output(SavedModelReader.DEFAULT_SIGNATURE, "OUTPUT0", sum + ":0", DataType.FP32, dims)
             .output(SavedModelReader.DEFAULT_SIGNATURE, "OUTPUT1", difference + ":0", DataType.FP32, dims);
+    }
+
+    /**
+     * A multi-layer perceptron: {@code x} FP32 {@code [-1, widths[0]]} through dense layers ({@code MatMul} +
+     * {@code AddV2}, ReLU between them) to {@code y} FP32 {@code [-1, widths[last]]}; weights and biases seeded uniform
+     * in +-1/sqrt(fan-in), stored as graph constants (no variables).
+     *
+     * @param widths the layer widths, input first
+     * @param seed   the weights' seed
+     * @return the SavedModel
+     */
+    public static SavedModelWriter denseMlp(final int[] widths, final long seed)
+    {
+        final SplittableRandom random = new SplittableRandom(seed);
+        final GraphBuilder graph = new GraphBuilder();
+        final String input = graph.placeholder("x", DataType.FP32, -1, widths[0]);
+        String x = input;
+        for (int layer = 1; layer < widths.length; layer++)
+        {
+            final int in = widths[layer - 1];
+            final int out = widths[layer];
+            final double bound = 1 / Math.sqrt(in);
+            final float[] weights = new float[in * out];
+            for (int i = 0; i < weights.length; i++)
+            {
+                weights[i] = (float) random.nextDouble(-bound, bound);
+            }
+            final float[] bias = new float[out];
+            for (int i = 0; i < out; i++)
+            {
+                bias[i] = (float) random.nextDouble(-bound, bound);
+            }
+            final String product = graph.matMul("matmul" + layer, x,
+                graph.constant("w" + layer, new long[] {in, out}, weights), DataType.FP32);
+            x = graph.binary("AddV2", "dense" + layer, product, graph.constant("b" + layer, new long[] {out}, bias),
+                DataType.FP32);
+            if (layer < widths.length - 1)
+            {
+                x = graph.unary("Relu", "relu" + layer, x, DataType.FP32);
+            }
+        }
+        return new SavedModelWriter(graph.build(), SavedModelReader.DEFAULT_TAG)
+            .input(SavedModelReader.DEFAULT_SIGNATURE, "x", input + ":0", DataType.FP32, new long[] {-1, widths[0]})
+            .output(SavedModelReader.DEFAULT_SIGNATURE, "y", x + ":0", DataType.FP32,
+                new long[] {-1, widths[widths.length - 1]});
     }
 }
