@@ -39,9 +39,9 @@ import java.util.concurrent.Callable;
  *       by as many threads as Ingot has instances on pre-formed batches of the average size Ingot formed at that
  *       level (the ideal batcher). Every configuration uses one shared session with the same intra-op threads.</li>
  *   <li>{@code tensorflow}: the same three configurations for a SavedModel ({@link TfBenchModels}: the article's
- *       {@code simple} add/sub model or a dense {@code mlp}) through Ingot's TensorFlow backend and through TensorFlow's
- *       C API called directly ({@link TfDirectTarget}, a session per client), every session with the same intra- and
- *       inter-op threads.</li>
+ *       {@code simple} add/sub model or a dense {@code mlp}) through Ingot's TensorFlow backend and through
+ *       TensorFlow's C API called directly ({@link TfDirectTarget}, a session per client), every session with the
+ *       same intra- and inter-op threads.</li>
  *   <li>{@code cost}: Ingot serving the built-in {@code cost} model (each execution takes a + b·batch µs) against
  *       its computable ideal throughput: with K instances and N clients, N/(a+b) for N ≤ K, else K·B/(a+b·B) with
  *       B = min(max batch, N/K).</li>
@@ -296,9 +296,10 @@ public final class Comparison implements Runnable
         {
             final StringBuilder md = new StringBuilder();
             md.append("Command: `").append(command()).append("`\n\n").append(heading).append("\n\n");
-            md.append("| N | Ingot infer/s | Ingot batch | Ingot p50 ms | Ingot p99 ms | " + label + " unbatched infer/s "
-                + "| " + label + " unbatched p99 ms | " + label + " batched infer/s (batch) | Ingot / " + label
-                + " batched | Ingot / " + label + " unbatched | Ingot p99 / unbatched p99 |\n");
+            md.append("| N | Ingot infer/s | Ingot batch | Ingot p50 ms | Ingot p99 ms | " + label
+                + " unbatched infer/s | " + label + " unbatched p99 ms | " + label
+                + " batched infer/s (batch) | Ingot / " + label + " batched | Ingot / " + label
+                + " unbatched | Ingot p99 / unbatched p99 |\n");
             md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
             for (int i = 0; i < series.ingot().size(); i++)
             {

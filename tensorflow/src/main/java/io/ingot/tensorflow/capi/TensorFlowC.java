@@ -855,7 +855,6 @@ public final class TensorFlowC
     /** The loaded library, or why it could not be loaded, and the symbols bound so far. */
     private static final class Binding
     {
-        private static final String LOG_LEVEL_ENV = "TF_CPP_MIN_LOG_LEVEL";
 
         private final SymbolLookup symbols;
         private final Path location;
@@ -883,7 +882,6 @@ public final class TensorFlowC
                 return new Binding(null, null, "TensorFlow's C library " + LibraryLocation.CC_LIBRARY
                     + " cannot be loaded: " + e.getMessage());
             }
-            quietInfoLogs();
             SymbolLookup last = null;
             for (final String file : LibraryLocation.loadOrder())
             {
@@ -900,36 +898,6 @@ public final class TensorFlowC
                 }
             }
             return new Binding(last, dir, null);
-        }
-
-        /**
-         * TensorFlow writes an INFO line to stderr for every SavedModel it loads and every graph optimisation;
-         * {@code TF_CPP_MIN_LOG_LEVEL=1} keeps its warnings and errors. Set only when the environment does not set
-         * it already, and before the library is loaded, which reads it.
-         */
-        @SuppressWarnings("restricted") // libc's setenv, called once before TensorFlow loads
-        private static void quietInfoLogs()
-        {
-            if (System.getenv(LOG_LEVEL_ENV) != null)
-            {
-                return;
-            }
-            final Optional<MemorySegment> setenv = LINKER.defaultLookup().find("setenv");
-            if (setenv.isEmpty())
-            {
-                return;
-            }
-            final MethodHandle handle = LINKER.downcallHandle(setenv.get(),
-                FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_INT));
-            try (Arena arena = Arena.ofConfined())
-            {
-                final int ignored = (int) handle.invokeExact(arena.allocateFrom(LOG_LEVEL_ENV), arena.allocateFrom("1"),
-                    0);
-            }
-            catch (final Throwable t)
-            {
-                // Logging stays TensorFlow's default: nothing depends on it.
-            }
         }
 
         @SuppressWarnings("restricted") // binding TensorFlow's functions is this class's job

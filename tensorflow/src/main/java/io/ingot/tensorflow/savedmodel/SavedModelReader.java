@@ -113,8 +113,8 @@ public final class SavedModelReader
     {
         if (savedModel.getMetaGraphsCount() == 0)
         {
-            throw new InvalidSavedModelException("model '" + model + "': '" + file + "' holds no MetaGraphDef (it parses"
-                + " as a SavedModel with no meta_graphs; is it a SavedModel at all?)");
+            throw new InvalidSavedModelException("model '" + model + "': '" + file + "' holds no MetaGraphDef (it"
+                + " parses as a SavedModel with no meta_graphs; is it a SavedModel at all?)");
         }
         return savedModel;
     }
