@@ -15,7 +15,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -65,17 +65,13 @@ class TensorFlowExamplesTest
             ServerFrontends frontends = ServerFrontends.start(core, FrontendOptions.defaults().withPorts(0, -1, -1)))
         {
             assertTrue(core.isModelReady("my_model", -1), () -> core.repositoryIndex(false).toString());
-            final Process process = new ProcessBuilder(python, script.toString(),
-                "http://127.0.0.1:" + frontends.httpPort(), "my_model").redirectErrorStream(true).start();
-            final boolean finished = process.waitFor(120, TimeUnit.SECONDS);
-            final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!finished)
+            try (ChildProcess client = ChildProcess.start(List.of(python, script.toString(),
+                "http://127.0.0.1:" + frontends.httpPort(), "my_model")))
             {
-                process.destroyForcibly();
+                assertEquals(0, client.awaitExit(120), client.output());
+                final String output = client.output();
+                assertTrue(output.contains("10 requests answered correctly"), output);
             }
-            assertTrue(finished, "the script did not finish: " + output);
-            assertEquals(0, process.exitValue(), output);
-            assertTrue(output.contains("10 requests answered correctly"), output);
         }
     }
 
