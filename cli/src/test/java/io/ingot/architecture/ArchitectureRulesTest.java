@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ArchitectureRulesTest
 {
     /** The backend modules: each plugs in through the SPI and sees nothing else of Ingot. Add a new one here. */
-    private static final List<String> BACKENDS = List.of("onnx", "trt", "fil", "python", "pytorch");
+    private static final List<String> BACKENDS = List.of("onnx", "trt", "fil", "python", "pytorch", "tensorflow");
     /** The modules above the backends. */
     private static final List<String> ABOVE_BACKENDS = List.of("server", "perf", "cli");
 
@@ -129,12 +129,12 @@ class ArchitectureRulesTest
     {
         noClasses().that(DescribedPredicate.not(inModule("native-bindings")))
             .and().resideOutsideOfPackages("io.ingot.trt.shim..", "io.ingot.fil.bundled..", "io.ingot.fil.xgboost..",
-                "io.ingot.fil.lightgbm..")
+                "io.ingot.fil.lightgbm..", "io.ingot.tensorflow.capi..")
             .should().dependOnClassesThat().haveFullyQualifiedName("java.lang.foreign.Linker")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("java.lang.foreign.SymbolLookup")
             .because("every native call goes through native-bindings (CUDA, cuBLAS, libc), except a backend binding "
                 + "its own engine library (TensorRT's shim; XGBoost's and LightGBM's C APIs, loaded from their Maven"
-                + " jars by io.ingot.fil.bundled)")
+                + " jars by io.ingot.fil.bundled; TensorFlow's C API)")
             .check(classes);
     }
 
