@@ -25,20 +25,8 @@ final class BenchRepository implements AutoCloseable
      * @param name      the model's name (its directory)
      * @param config    its {@code config.pbtxt}
      * @param modelFile the file (or folder) to link into version 1, or {@code null} for a backend without files
-     * @param linkName  the name it gets there ({@code model.onnx}, {@code model.savedmodel})
-     * @return the repository
-     */
-    static BenchRepository create(final String name, final String config, final Path modelFile,
-        final String linkName)
-    {
-        return create(name, config, modelFile, "model.onnx");
-    }
-
-    /**
-     * @param name      the model's name (its directory)
-     * @param config    its {@code config.pbtxt}
-     * @param modelFile the file to link into {@code 1/}, or {@code null} for a backend without files
-     * @param linkName  the name it gets there ({@code model.onnx}, {@code model.pt}, {@code xgboost.json})
+     * @param linkName  the name it gets there ({@code model.onnx}, {@code model.pt}, {@code xgboost.json},
+     *                  {@code model.savedmodel})
      * @return the repository
      */
     static BenchRepository create(final String name, final String config, final Path modelFile,
