@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the `ingot perf` measurements and the real-model comparison recorded in BENCHMARKS.md, and draws the plots.
-# Usage: benchmarks/run-perf.sh [inprocess|network|transports|minilm-open|comparison|plots|all]
+# Usage: benchmarks/run-perf.sh [inprocess|network|transports|minilm-open|comparison|pytorch|plots|all]
 # (./ingot builds what it needs, the example models included, on first use.)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
@@ -63,6 +63,19 @@ if [[ "$what" == comparison || "$what" == all ]]; then
     --out benchmarks/results/cost 2>&1 | grep -v '^INFO\|^[A-Z][a-z][a-z] [0-9]'
   "${JAVA[@]}" -cp "$CP" io.ingot.perf.baseline.Comparison cost --concurrency 1,2,4,8,16,32,64 \
     --queue-delay-us 1000 --out benchmarks/results/cost-delay1000 2>&1 | grep -v '^INFO\|^[A-Z][a-z][a-z] [0-9]'
+fi
+
+if [[ "$what" == pytorch || "$what" == all ]]; then
+  # The PyTorch backend against libtorch called directly (BENCHMARKS.md, "TorchScript"): a compute-bound MLP, and
+  # the example's tiny one, where Ingot's own overhead shows.
+  "${JAVA[@]}" -cp "$CP" io.ingot.perf.baseline.Comparison torchscript --concurrency 1,2,4,8,16 \
+    --out benchmarks/results/pytorch/mlp-256-1024-16 2>&1 | grep -v '^INFO\|^[A-Z][a-z][a-z] [0-9]'
+  "${JAVA[@]}" -cp "$CP" io.ingot.perf.baseline.Comparison torchscript --concurrency 1,2,4,8,16 \
+    --direct-modules per-thread --out benchmarks/results/pytorch/mlp-256-1024-16-per-thread 2>&1 \
+    | grep -v '^INFO\|^[A-Z][a-z][a-z] [0-9]'
+  "${JAVA[@]}" -cp "$CP" io.ingot.perf.baseline.Comparison torchscript --concurrency 1,2,4,8,16 \
+    --features 16 --hidden 32 --outputs 4 --out benchmarks/results/pytorch/mlp-16-32-4 2>&1 \
+    | grep -v '^INFO\|^[A-Z][a-z][a-z] [0-9]'
 fi
 
 if [[ "$what" == plots || "$what" == all ]]; then

@@ -11,10 +11,14 @@
 # --run exits 0 only when every test passed: 1 failures, 2 no tests found, 3 tests aborted (e.g. no usable GPU),
 # so nothing was verified.
 #
-# To add another module's GPU tests: tag them @Tag("gpu") and add the module folder to TEST_MODULES below.
+# GPU tests are found by their JUnit tag `gpu` (--include-tag gpu): modules above test-support annotate them with
+# @io.ingot.testing.GpuTest, which carries the tag and prints why it skips; native-bindings, below test-support, uses
+# @Tag("gpu") directly. To add another module's GPU tests: tag them so and add the module folder to TEST_MODULES
+# below; its test dependencies (the test-support jar included) come along as jars.
 set -euo pipefail
 
-# Module folders whose gpu-tagged tests go into the bundle.
+# Module folders whose gpu-tagged tests go into the bundle (their main and test classes; every other Ingot module
+# they need, test-support included, goes in as a jar from dependency:copy-dependencies).
 TEST_MODULES=(native-bindings trt)
 # JDK modules the bundle's runtime always gets, on top of what jdeps finds (the launcher writes XML reports).
 BASE_JDK_MODULES=(java.base java.logging java.xml)
@@ -207,6 +211,6 @@ case "$mode" in
     "$BUNDLE/run.sh" list
     ;;
   --run) run_bundle ;;
-  -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' ;;
+  -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//' ;;
   *) die "unknown mode '$mode' (use --build, --dry-run, --run or --help)" ;;
 esac

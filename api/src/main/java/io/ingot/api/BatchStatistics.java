@@ -2,7 +2,7 @@ package io.ingot.api;
 
 /**
  * Statistics of the executions at one total batch size, counted once per execution, as Triton's
- * {@code batch_stats} entries.
+ * {@code batch_stats} entries. Immutable.
  *
  * @param batchSize     the total batch size of the executions
  * @param computeInput  executions and their total input-assembly time

@@ -17,15 +17,24 @@ import java.util.Set;
  * How to build an {@link InferenceCore}: where models come from and how its threads behave. Built with
  * {@link #builder()}.
  *
+ * <p>Immutable: the collections are copied when the record is made (a {@code null} element is a
+ * {@link NullPointerException}). The allocators and backend factories are held by reference and shared by every
+ * core opened with these options, and those cores call them from their own threads, so they must be thread-safe.
+ * The {@link Builder} is not thread-safe: one thread fills it.
+ *
  * @param repositories      model repository roots, searched in order
  * @param inMemoryModels    models given as configs rather than directories, by name
  * @param controlMode       which models load at start-up
  * @param startupModels     with {@link ModelControlMode#EXPLICIT}, the models to load at start-up ({@code "*"} = all)
  * @param modelConfigName   if set, {@code configs/<name>.pbtxt} is preferred over {@code config.pbtxt}
- * @param idleMode          idle behaviour of batcher and instance threads
+ * @param idleMode          how each model version's batcher thread waits for requests (instance threads block on
+ *                          their queue of formed batches whatever the mode)
  * @param ringSize          slots of each model's request ring (a power of two)
- * @param pinnedAllocator   staging memory source, or {@code null} to choose automatically
- * @param responseAllocator default output memory, or {@code null} for Ingot's pooled off-heap allocator
+ * @param pinnedAllocator   staging memory source, called by every instance thread (and given to backends in
+ *                          {@link io.ingot.backend.ModelContext#allocator()}), or {@code null} to choose
+ *                          automatically (page-locked where a GPU is usable)
+ * @param responseAllocator output memory of requests that set no allocator of their own ({@link ResponseAllocator}),
+ *                          or {@code null} for Ingot's pooled off-heap allocator
  * @param serverName        name reported by server metadata
  * @param serverVersion     version reported by server metadata
  * @param backends          backend factories given directly, consulted before those {@link java.util.ServiceLoader}
@@ -39,7 +48,12 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
     /** Default slots per request ring. */
     public static final int DEFAULT_RING_SIZE = 1024;
 
-    /** Validates and freezes the collections. */
+    /**
+     * Validates and freezes the collections.
+     *
+     * @throws NullPointerException     for a {@code null} collection, element, control mode or idle mode
+     * @throws IllegalArgumentException when {@code ringSize} is not a power of two of at least 2
+     */
     public CoreOptions
     {
         repositories = List.copyOf(repositories);
@@ -60,7 +74,7 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         return new Builder();
     }
 
-    /** Builder of {@link CoreOptions}. */
+    /** Builder of {@link CoreOptions}. Not thread-safe; {@link #build()} may be called more than once. */
     public static final class Builder
     {
         private final List<Path> repositories = new ArrayList<>();
@@ -138,7 +152,8 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         }
 
         /**
-         * @param mode idle behaviour of Ingot's threads
+         * @param mode how each model version's batcher thread waits for requests (default
+         *             {@link IdleMode#BLOCKING})
          * @return this
          */
         public Builder idleMode(final IdleMode mode)
@@ -158,7 +173,7 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         }
 
         /**
-         * @param allocator staging memory source ({@code null}: automatic)
+         * @param allocator staging memory source, thread-safe ({@code null}: automatic)
          * @return this
          */
         public Builder pinnedAllocator(final PinnedAllocator allocator)
@@ -168,7 +183,8 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         }
 
         /**
-         * @param allocator default output memory for requests that set none ({@code null}: Ingot's pool)
+         * @param allocator default output memory for requests that set none, thread-safe ({@code null}: Ingot's
+         *                  pool)
          * @return this
          */
         public Builder responseAllocator(final ResponseAllocator allocator)

@@ -2,7 +2,7 @@ package io.ingot.api;
 
 /**
  * Status categories of a failed request or call, as Triton names them, with the HTTP status Triton's HTTP frontend
- * maps each to.
+ * maps each to. Immutable.
  */
 public enum ErrorCode
 {

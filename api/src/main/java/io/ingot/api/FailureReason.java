@@ -1,6 +1,9 @@
 package io.ingot.api;
 
-/** Why a request failed, as the {@code reason} label of Triton's {@code nv_inference_request_failure} metric. */
+/**
+ * Why a request failed, as the {@code reason} label of Triton's {@code nv_inference_request_failure} metric.
+ * Immutable.
+ */
 public enum FailureReason
 {
     /** Rejected by the scheduler: queue timeout (or queue full). */

@@ -2,7 +2,7 @@ package io.ingot.api;
 
 /**
  * Per-request statistics of one model version, as Triton's statistics extension reports them under
- * {@code inference_stats}. Queue counts equal success counts; compute counts exclude cache hits.
+ * {@code inference_stats}. Queue counts equal success counts; compute counts exclude cache hits. Immutable.
  *
  * @param success       successful requests and their total request duration
  * @param fail          failed requests and their total request duration

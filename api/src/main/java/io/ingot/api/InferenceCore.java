@@ -8,10 +8,21 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Ingot's in-process API: the entry point for applications that link Ingot in.
  *
- * <p>A core loads the models of its repositories, each with its own scheduler and instances, and serves requests
- * until {@link #close() closed}. Every accepted request gets exactly one final response, also on timeout,
+ * <p>A core loads the models of its repositories, each version with its own scheduler and instances, and serves
+ * requests until {@link #close() closed}. Every accepted request gets exactly one final response, also on timeout,
  * cancellation, engine failure, model unload and shutdown. Errors found before a request is accepted (unknown model,
- * wrong tensor, batch too large, queue full, stopping) are thrown synchronously as {@link InferenceException}s.
+ * wrong tensor, batch too large, queue full, stopping) are thrown synchronously as {@link InferenceException}s, and
+ * such a request gets no response.
+ *
+ * <p>Threads: every method may be called from any number of threads at once. {@code submit} validates the request on
+ * the calling thread and hands it to the model's scheduler without taking a lock; {@link #loadModel},
+ * {@link #unloadModel} and {@link #close} are serialized with each other. Responses are delivered on Ingot's
+ * threads: the instance thread that executed the request's batch (with {@code preserve_ordering}, possibly the
+ * instance thread whose earlier batch it waited for), or the model's batcher thread for a request the scheduler ends
+ * (queue timeout, cancellation, unload, shutdown); never the submitting thread. {@link #close},
+ * {@link #unloadModel} and {@link #loadModel} (which replaces a loaded model) wait for those threads to finish, so
+ * they must not be called from a {@link ResponseListener} or from a dependent stage of a future that
+ * {@link #submit(InferenceRequest)} returned.
  *
  * <pre>{@code
  * try (InferenceCore core = InferenceCore.open(CoreOptions.builder().modelRepository(path).build()))
@@ -29,13 +40,15 @@ import java.util.concurrent.CompletableFuture;
 public interface InferenceCore extends AutoCloseable
 {
     /**
-     * Builds a core and loads its models. Models that fail to load are reported by {@link #repositoryIndex} with
-     * their reason; they do not stop the others. The implementation is the {@link InferenceCoreProvider} on the class
-     * path (the runtime module's).
+     * Builds a core and loads its models on the calling thread; returns when every model has loaded or failed to.
+     * Models that fail to load are reported by {@link #repositoryIndex} with their reason; they do not stop the
+     * others. The implementation is the first {@link InferenceCoreProvider} on the class path (the runtime module's).
+     * The caller owns the core and must {@link #close()} it.
      *
      * @param options where models come from, and thread behaviour
      * @return a running core
      * @throws IllegalStateException when no core implementation is on the class path
+     * @throws InferenceException    INVALID_ARG when a model repository cannot be read
      */
     static InferenceCore open(final CoreOptions options)
     {
@@ -43,20 +56,36 @@ public interface InferenceCore extends AutoCloseable
     }
 
     /**
-     * Submits a request; the listener receives its one response. Allocation-free in steady state.
+     * Submits a request; the listener receives its one response, exactly once, on an Ingot thread (see the class
+     * comment). Allocation-free in steady state.
+     *
+     * <p>From a successful return until the listener is called the request is in flight: it must not be changed, and
+     * its input memory must stay valid and unchanged ({@link InferenceRequest}). The request is no longer in flight
+     * when the listener runs, so the listener may refill and submit it again. The listener owns the response and
+     * must close it; an exception it throws is logged and otherwise ignored.
      *
      * @param request  the request (in flight until the listener is called)
      * @param listener receives the response
-     * @throws InferenceException when the request is rejected before acceptance
+     * @throws InferenceException       when the request is rejected before acceptance: INVALID_ARG for an unknown
+     *                                  model or a request that does not match the model's configuration, NOT_FOUND
+     *                                  for an unknown version, UNAVAILABLE for a model with no loaded version, a full
+     *                                  queue or a stopping core
+     * @throws IllegalStateException    when the request is already in flight
+     * @throws IllegalArgumentException when {@code listener} is {@code null}
      */
     void submit(InferenceRequest request, ResponseListener listener);
 
     /**
-     * Submits a request. The future always completes normally with the response, which may carry an error.
+     * Submits a request. The future always completes normally with the response, which may carry an error; it is
+     * completed on an Ingot thread, so dependent stages attached with the non-async methods run there and must be
+     * short and must not block (use the {@code *Async} methods otherwise). Whoever takes the response from the
+     * future owns it and must close it. Allocates the future per call; {@link #submit(InferenceRequest,
+     * ResponseListener)} is the allocation-free form.
      *
-     * @param request the request
+     * @param request the request (in flight until the future completes)
      * @return the response, when it arrives
-     * @throws InferenceException when the request is rejected before acceptance
+     * @throws InferenceException    when the request is rejected before acceptance (as for the listener form)
+     * @throws IllegalStateException when the request is already in flight
      */
     CompletableFuture<InferenceResponse> submit(InferenceRequest request);
 
@@ -79,53 +108,63 @@ public interface InferenceCore extends AutoCloseable
     /**
      * @param model   model name
      * @param version version, or {@link InferenceRequest#DEFAULT_VERSION}
-     * @return its metadata
-     * @throws InferenceException INVALID_ARG for an unknown model, NOT_FOUND for an unknown version
+     * @return its metadata (an immutable record)
+     * @throws InferenceException INVALID_ARG for an unknown model, NOT_FOUND for an unknown version, UNAVAILABLE for
+     *                            a model with no loaded version
      */
     ModelMetadata modelMetadata(String model, long version);
 
     /**
      * @param model   model name
      * @param version version, or {@link InferenceRequest#DEFAULT_VERSION}
-     * @return the normalized configuration the model runs with
-     * @throws InferenceException INVALID_ARG for an unknown model, NOT_FOUND for an unknown version
+     * @return the normalized configuration the model runs with (an immutable protobuf message)
+     * @throws InferenceException INVALID_ARG for an unknown model, NOT_FOUND for an unknown version, UNAVAILABLE for
+     *                            a model with no loaded version
      */
     ModelConfig modelConfig(String model, long version);
 
     /**
      * @param model   model name, or {@code null}/empty for every model
      * @param version version, or {@link InferenceRequest#DEFAULT_VERSION} for every loaded version
-     * @return statistics, one entry per model version
-     * @throws InferenceException INVALID_ARG for an unknown model, NOT_FOUND for an unknown version
+     * @return statistics, one entry per model version: a snapshot taken now, immutable
+     * @throws InferenceException INVALID_ARG for an unknown model, NOT_FOUND for an unknown version, UNAVAILABLE for
+     *                            a model with no loaded version when a version is given
      */
     List<ModelStatistics> modelStatistics(String model, long version);
 
     /**
      * @param readyOnly list only ready models
-     * @return the models of the repositories and their states
+     * @return the models of the repositories and their states, a snapshot; with {@link ModelControlMode#EXPLICIT}
+     *         and {@code readyOnly} false the repositories are scanned again on the calling thread to list the models
+     *         that are not loaded
      */
     List<ModelIndexEntry> repositoryIndex(boolean readyOnly);
 
     /**
-     * Loads, or reloads, a model from the repositories. Requires {@link ModelControlMode#EXPLICIT}.
+     * Loads, or reloads, a model from the repositories, on the calling thread. Requires
+     * {@link ModelControlMode#EXPLICIT}. A reload swaps the new versions in once they have loaded, then stops the old
+     * ones as {@link #unloadModel} does; when the new load fails, the old versions keep serving.
      *
      * @param model model name
-     * @throws InferenceException when the mode forbids it or the model cannot be loaded (with the reason)
+     * @throws InferenceException UNAVAILABLE when the mode forbids it, INVALID_ARG when the model cannot be loaded
+     *                            (with the reason)
      */
     void loadModel(String model);
 
     /**
-     * Unloads a model: it stops accepting requests; queued requests are answered UNAVAILABLE; executing batches
-     * complete. Requires {@link ModelControlMode#EXPLICIT}.
+     * Unloads a model: it stops accepting requests; queued requests are answered UNAVAILABLE; batches already formed
+     * execute and are answered. Returns once that is done and the model's engines and backend are closed. Requires
+     * {@link ModelControlMode#EXPLICIT}.
      *
      * @param model model name
-     * @throws InferenceException when the mode forbids it or the model is unknown
+     * @throws InferenceException UNAVAILABLE when the mode forbids it, INVALID_ARG when the model is unknown
      */
     void unloadModel(String model);
 
     /**
-     * Stops accepting requests, answers every queued request with UNAVAILABLE, lets executing batches finish, and
-     * releases every model.
+     * Stops accepting requests, answers every queued request with UNAVAILABLE, lets batches already formed execute
+     * and be answered, and releases every model (engines, then backends). Returns when that is done, so every
+     * accepted request has had its response delivered; later calls of {@code submit} throw UNAVAILABLE. Idempotent.
      */
     @Override
     void close();

@@ -7,7 +7,8 @@ package io.ingot.api;
  * against this module alone.
  *
  * <p>Implementations must be thread-safe: {@link #open} may be called from several threads at once, each call
- * building an independent core.
+ * building an independent core that the caller owns. When several providers are registered, the first that
+ * {@link java.util.ServiceLoader} finds is used, once per JVM.
  */
 public interface InferenceCoreProvider
 {

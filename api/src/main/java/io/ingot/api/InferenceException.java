@@ -2,7 +2,9 @@ package io.ingot.api;
 
 /**
  * An error with Triton's status category. Thrown synchronously by calls that fail before a request is accepted, and
- * carried by {@link InferenceResponse#error()} for requests that fail after acceptance.
+ * carried by {@link InferenceResponse#error()} for requests that fail after acceptance. Its code and message never
+ * change, so it may be read from any thread; an error taken from a response stays valid after the response is
+ * closed.
  */
 public class InferenceException extends RuntimeException
 {

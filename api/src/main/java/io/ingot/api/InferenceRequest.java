@@ -13,10 +13,22 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>A request is a mutable, reusable object so that steady-state callers allocate nothing per request: fill it,
  * submit it, and once its response has been delivered, {@link #clearInputs() clear} and refill it. While a request is
  * in flight (from a successful submit until its response is delivered) it must not be modified, and the memory of
- * its inputs must stay valid and unchanged; submitting it again meanwhile is an {@link IllegalStateException}.
+ * its inputs must stay valid and unchanged; every setter then throws {@link IllegalStateException}, and so does
+ * submitting it again.
+ *
+ * <p>Threads: not thread-safe. One thread at a time fills it; submitting it hands it to the core, whose threads read
+ * it while it is in flight; it is the caller's again when the response is delivered (the listener may already reuse
+ * it). Only {@link #cancel()}, {@link #isCancelled()} and {@link #isInFlight()} may be called from any thread at any
+ * time. Input memory is read on Ingot's threads, not only the submitter's: it must be accessible from any thread
+ * (heap memory, or native memory of a global, automatic or shared arena; a confined arena's segments are not).
+ *
+ * <p>Ownership: the request holds references to its input segments and to its {@link ResponseAllocator}; it never
+ * owns or frees that memory. Input shapes are copied when added.
  *
  * <p>Input shapes include the batch dimension when the model's {@code max_batch_size > 0}, exactly as in Triton's
- * protocol ({@code [1, 16]} for one row of a {@code dims: [16]} input).
+ * protocol ({@code [1, 16]} for one row of a {@code dims: [16]} input). The request is checked against the model's
+ * configuration when it is submitted; a mismatch is an {@link InferenceException} naming the request id, the model
+ * and the tensor.
  */
 public final class InferenceRequest
 {
@@ -45,6 +57,8 @@ public final class InferenceRequest
     private volatile boolean cancelled;
     private volatile Runnable cancelHook;
     private final AtomicBoolean inFlight = new AtomicBoolean();
+    /** The core's bookkeeping for this request, kept across submissions so that reusing a request allocates none. */
+    private Object coreState;
 
     /**
      * @param modelName the model to run
@@ -157,7 +171,9 @@ public final class InferenceRequest
     }
 
     /**
-     * @param allocator where outputs are written; {@code null} selects the core's default (response-owned off-heap)
+     * @param allocator where outputs are written ({@link ResponseAllocator} says on which threads it is called);
+     *                  {@code null} selects the core's default ({@link CoreOptions#responseAllocator()}, or Ingot's
+     *                  pooled off-heap memory)
      * @return this
      */
     public InferenceRequest responseAllocator(final ResponseAllocator allocator)
@@ -173,7 +189,8 @@ public final class InferenceRequest
      * @param name     the input's name in the model configuration
      * @param dataType its element type
      * @param shape    its shape, including the batch dimension when the model batches
-     * @param data     its bytes, row-major; must stay valid until the response is delivered
+     * @param data     its bytes, row-major; must stay valid, unchanged and readable from any thread until the
+     *                 response is delivered
      * @return this
      */
     public InferenceRequest addInput(final String name, final DataType dataType, final long[] shape,
@@ -337,8 +354,10 @@ public final class InferenceRequest
     }
 
     /**
-     * Asks for cancellation. A request still queued is answered with {@link ErrorCode#CANCELLED}; one already
-     * executing completes normally (as in Triton).
+     * Asks for cancellation; safe from any thread, and returns at once (it only flags the request and wakes the
+     * model's batcher). A request still queued is answered with {@link ErrorCode#CANCELLED}; one already executing
+     * completes normally (as in Triton). Calling it on a request that is not in flight has no effect on its next
+     * submission, which clears the flag.
      */
     public void cancel()
     {
@@ -371,6 +390,16 @@ public final class InferenceRequest
         cancelled = false;
         cancelHook = hook;
         return true;
+    }
+
+    Object coreState()
+    {
+        return coreState;
+    }
+
+    void coreState(final Object state)
+    {
+        coreState = state;
     }
 
     void endFlight()

@@ -6,8 +6,17 @@ import java.util.function.Consumer;
 /**
  * The final response to one request: its output tensors, or an error with Triton's status category.
  *
- * <p>Output memory stays valid until {@link #close()}; closing releases it to the allocator that supplied it.
- * Responses are recycled by the core after close: do not use a response after closing it.
+ * <p>Ownership: the core fills a response on its own threads and hands it, completely filled, to the request's
+ * {@link ResponseListener} (or completes the future with it); from then on it belongs to whoever received it, who
+ * must {@link #close()} it exactly once. Output memory stays valid until then; closing releases each output's memory
+ * to the {@link ResponseAllocator} that supplied it, on the closing thread.
+ *
+ * <p>Responses are recycled: after {@code close()} the core may reuse this object, and its outputs, for another
+ * request at once, so neither it nor any {@link OutputTensor} taken from it may be used or kept after closing.
+ * {@code close()} on an already closed response does nothing, but only until the object is reused: close once.
+ *
+ * <p>Threads: not thread-safe. The owner may pass it to another thread (with the usual happens-before hand-off);
+ * one thread at a time uses it.
  */
 public final class InferenceResponse implements AutoCloseable
 {
@@ -97,7 +106,10 @@ public final class InferenceResponse implements AutoCloseable
     }
 
     /**
-     * Throws the error, if any.
+     * Throws the error, if any, as a new {@link InferenceException} with the same code and message whose cause is
+     * the response's error (so that the stack trace shows the caller). An error response holds no output memory, so
+     * when a try-with-resources block around {@code submit(...).join().throwIfError()} throws here, nothing leaks;
+     * the response object is merely not reused.
      *
      * @return this, when successful
      * @throws InferenceException the response's error
@@ -148,7 +160,10 @@ public final class InferenceResponse implements AutoCloseable
         return null;
     }
 
-    /** Releases the output memory and recycles this response. Idempotent. */
+    /**
+     * Releases the output memory to its allocators and returns this response to the core for reuse. Does nothing
+     * on a response that is already closed and not yet reused.
+     */
     @Override
     public void close()
     {

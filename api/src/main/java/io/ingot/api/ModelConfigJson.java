@@ -18,7 +18,7 @@ import java.util.Map;
  * Renders a {@link ModelConfig} as JSON exactly as Triton's {@code /v2/models/<m>/config} endpoint does
  * ({@code ModelConfigToJson}): proto field names, fields without presence printed even when they hold their
  * default, and every 64-bit integer written as a JSON number (plain proto3 JSON writes them as strings). Map keys
- * stay strings, because JSON object keys are strings.
+ * stay strings, because JSON object keys are strings. Stateless and thread-safe.
  */
 public final class ModelConfigJson
 {

@@ -1,6 +1,8 @@
 package io.ingot.api;
 
-/** Triton's {@code --model-control-mode}: which models load at start-up and whether the load API works. */
+/**
+ * Triton's {@code --model-control-mode}: which models load at start-up and whether the load API works. Immutable.
+ */
 public enum ModelControlMode
 {
     /** Load every model of the repositories at start-up; the load and unload calls fail. */

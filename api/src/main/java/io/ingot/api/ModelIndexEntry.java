@@ -1,7 +1,7 @@
 package io.ingot.api;
 
 /**
- * One row of the repository index: a model version and its state.
+ * One row of the repository index: a model version and its state. Immutable.
  *
  * @param name    model name
  * @param version version as a string, empty when the model has no loaded version

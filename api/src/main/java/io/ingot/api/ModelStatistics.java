@@ -7,6 +7,9 @@ import java.util.Map;
  * Statistics of one model version: the fields of Triton's statistics extension, plus the counters Triton's
  * Prometheus metrics are built from.
  *
+ * <p>A snapshot built for each call: the core keeps no reference to it and never changes it afterwards, so it may be
+ * kept and read from any thread once safely published.
+ *
  * @param name                 model name
  * @param version              version, as a string (as Triton reports it)
  * @param lastInference        milliseconds since the epoch of the last batch statistics update, 0 if none

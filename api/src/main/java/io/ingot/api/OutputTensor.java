@@ -7,7 +7,12 @@ import java.util.Arrays;
 
 /**
  * One output tensor of a response: name, element type, shape and bytes. A view owned by its
- * {@link InferenceResponse}; valid until the response is closed.
+ * {@link InferenceResponse}: valid until the response is closed, and reused with it afterwards (so it may then
+ * describe another request's output; never keep it past {@code close()}). The bytes are memory the request's
+ * {@link ResponseAllocator} (or the core's default) supplied, exactly the output's size; the shape includes the batch
+ * dimension (this request's batch size) when the model batches.
+ *
+ * <p>Threads: not thread-safe; the response's owner reads it. The core writes it before it delivers the response.
  */
 public final class OutputTensor
 {
@@ -88,7 +93,10 @@ public final class OutputTensor
         return Arrays.copyOf(shape, rank);
     }
 
-    /** @return its bytes, row-major; valid until the response is closed. */
+    /**
+     * @return its bytes, row-major; valid until the response is closed
+     * @throws IllegalStateException when the response was closed and this tensor not yet reused
+     */
     public MemorySegment data()
     {
         if (data == null)

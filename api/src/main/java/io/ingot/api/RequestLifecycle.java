@@ -2,7 +2,8 @@ package io.ingot.api;
 
 /**
  * Hooks by which the core marks a request in flight and done. Public only because the core lives in another
- * package; applications never call it.
+ * package; applications never call it. Thread-safe: {@link #begin} is atomic, so of two threads submitting the same
+ * request at once exactly one succeeds.
  */
 public final class RequestLifecycle
 {
@@ -20,6 +21,27 @@ public final class RequestLifecycle
     public static boolean begin(final InferenceRequest request, final Runnable cancelHook)
     {
         return request.tryBeginFlight(cancelHook);
+    }
+
+    /**
+     * @param request a request
+     * @return the core's bookkeeping attached to it by an earlier submission, or {@code null}
+     */
+    public static Object attachment(final InferenceRequest request)
+    {
+        return request.coreState();
+    }
+
+    /**
+     * Attaches the core's bookkeeping to a request, to be reused when the caller submits the request again. The
+     * submitting thread only (the request is not in flight yet).
+     *
+     * @param request a request
+     * @param state   the bookkeeping
+     */
+    public static void attach(final InferenceRequest request, final Object state)
+    {
+        request.coreState(state);
     }
 
     /**

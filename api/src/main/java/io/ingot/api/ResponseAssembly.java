@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 
 /**
  * How the core builds responses. Public only because the core lives in another package; applications never call
- * it.
+ * it. Not synchronized: the core fills each response on one thread at a time and publishes it when it delivers it.
  */
 public final class ResponseAssembly
 {

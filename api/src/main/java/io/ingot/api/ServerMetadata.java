@@ -3,7 +3,7 @@ package io.ingot.api;
 import java.util.List;
 
 /**
- * The server's name, version and protocol extensions.
+ * The server's name, version and protocol extensions. Immutable (the list is unmodifiable when the core builds it).
  *
  * @param name       server name
  * @param version    server version

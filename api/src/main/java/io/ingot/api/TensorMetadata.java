@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * Name, type and shape of a model input or output as the metadata endpoints report it: the configured dims with a
- * leading {@code -1} when the model batches.
+ * leading {@code -1} when the model batches. Immutable when the core builds it (the shape list is unmodifiable).
  *
  * @param name     tensor name
  * @param dataType element type

@@ -6,14 +6,20 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * A batch as an engine sees it: assembled inputs and a way to obtain output memory. Valid only during
- * {@link Engine#execute}.
+ * {@link Engine#execute}: the runtime reuses the object, its inputs and its staging memory for the instance's next
+ * batch.
  *
  * <p>When the model batches ({@code max_batch_size > 0}) every input and output has a leading batch dimension equal
- * to {@link #batchSize()}. Otherwise the batch holds exactly one request and shapes are the request's.
+ * to {@link #batchSize()}, and the other dimensions are those of every request in it (the scheduler batches only
+ * requests whose shapes agree). Otherwise the batch holds exactly one request and shapes are the request's.
+ *
+ * <p>Threads: not thread-safe; call its methods on the thread running {@code execute}. The memory it returns (inputs
+ * and outputs) may be read and written by threads the engine itself runs (an engine's intra-op pool, say) until
+ * {@code execute} returns.
  */
 public interface Batch
 {
-    /** @return the model configuration. */
+    /** @return the model configuration, normalized (an immutable protobuf message). */
     ModelConfig config();
 
     /** @return the total batch size: the sum of the requests' batch sizes ({@code max(1, bs)} each). */
@@ -22,7 +28,7 @@ public interface Batch
     /** @return the number of requests in the batch. */
     int requestCount();
 
-    /** @return the number of inputs present in the batch. */
+    /** @return the number of inputs present in the batch (optional inputs the requests omit are absent). */
     int inputCount();
 
     /**
@@ -34,6 +40,7 @@ public interface Batch
     /**
      * @param name input name
      * @return the input, or {@code null} when the batch does not carry it (an optional input)
+     * @throws IllegalArgumentException when the model has no input of that name
      */
     BatchInput input(String name);
 
@@ -45,13 +52,20 @@ public interface Batch
 
     /**
      * Returns memory for an output of the given shape, into which the engine writes the output row-major. For a
-     * batch of one request this is the response's own memory (no copy later); otherwise staging that the runtime
-     * scatters into each response once.
+     * batch of one request that asked for this output, this is the response's own memory from the request's
+     * {@link io.ingot.api.ResponseAllocator} (no copy later; heap memory when that allocator returns heap memory);
+     * otherwise staging memory (from the core's pinned allocator) that the runtime copies into each response once
+     * after {@code execute} returns.
+     *
+     * <p>Call it at most once per output and batch, and write every byte: the contents are unspecified (recycled
+     * memory). Outputs no request asked for ({@link #isOutputRequested}) need not be allocated.
      *
      * @param name  an output name of the model configuration
-     * @param shape the output's shape, with the batch dimension when the model batches
-     * @return memory of exactly the output's byte size
-     * @throws IllegalArgumentException for an unknown output or a shape that disagrees with the batch
+     * @param shape the output's shape, with the batch dimension when the model batches (copied)
+     * @return memory of exactly the output's byte size, valid until {@code execute} returns
+     * @throws IllegalArgumentException for an unknown output, a {@code BYTES} output, a negative dimension or a
+     *                                  batch dimension that disagrees with {@link #batchSize()}
+     * @throws IllegalStateException    when the request's allocator returns {@code null} or too little memory
      */
     MemorySegment allocateOutput(String name, long[] shape);
 
@@ -59,11 +73,15 @@ public interface Batch
      * Returns memory for an output whose byte size the shape does not determine: {@code BYTES} outputs, whose
      * elements are 4-byte little-endian lengths followed by their bytes.
      *
+     * Otherwise as {@link #allocateOutput(String, long[])}.
+     *
      * @param name     an output name of the model configuration
-     * @param shape    the output's shape, with the batch dimension when the model batches
+     * @param shape    the output's shape, with the batch dimension when the model batches (copied)
      * @param byteSize the output's total byte size
-     * @return memory of exactly {@code byteSize} bytes
-     * @throws IllegalArgumentException for an unknown output or a shape that disagrees with the batch
+     * @return memory of exactly {@code byteSize} bytes, valid until {@code execute} returns
+     * @throws IllegalArgumentException for an unknown output, a negative {@code byteSize} or a batch dimension that
+     *                                  disagrees with {@link #batchSize()}
+     * @throws IllegalStateException    when the request's allocator returns {@code null} or too little memory
      */
     MemorySegment allocateOutput(String name, long[] shape, long byteSize);
 }

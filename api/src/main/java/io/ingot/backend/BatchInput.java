@@ -5,7 +5,9 @@ import io.ingot.tensor.DataType;
 import java.lang.foreign.MemorySegment;
 
 /**
- * One input of a batch: every request's rows of that input, contiguous and in request order.
+ * One input of a batch: every request's rows of that input, contiguous and in request order. A view that is valid
+ * only during the {@link Engine#execute} call whose batch it belongs to; not thread-safe (read it on that thread).
+ * The engine only reads the memory: for a batch of one it is the caller's own request memory.
  */
 public interface BatchInput
 {
@@ -27,6 +29,10 @@ public interface BatchInput
     /** @return a copy of the shape. */
     long[] shape();
 
-    /** @return the bytes: staging memory, or the request's own memory for a batch of one. */
+    /**
+     * @return the bytes, exactly the input's size: staging memory (from the core's pinned allocator), or, for a
+     *         batch of one, the request's own memory (native memory, or heap memory when the engine
+     *         {@link Engine#acceptsHeapInputs() accepts it})
+     */
     MemorySegment data();
 }

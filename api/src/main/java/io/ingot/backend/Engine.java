@@ -1,16 +1,29 @@
 package io.ingot.backend;
 
 /**
- * Executes batches for one model instance. Used by one thread at a time: the instance's.
+ * Executes batches for one model instance.
+ *
+ * <p>Threads: {@link #execute} is called only by the instance's thread, one batch at a time, so an engine needs no
+ * synchronization of its own state; state shared with other engines of the same {@link Backend} must be
+ * thread-safe. {@link #acceptsHeapInputs()} is asked once, on the loading thread, when the instance is created.
+ * {@link #close()} is called once: by the instance thread after its last batch, or by the loading thread, without
+ * any batch having run, when the model fails to load.
+ *
+ * <p>The call is synchronous: {@code execute} returns when every requested output is written, and the engine keeps
+ * no reference to the batch, its inputs or its output memory afterwards (the runtime reuses the staging memory for
+ * the next batch, and the output memory belongs to the responses). It may block (on a GPU stream, say); that
+ * blocks only its instance.
  */
 public interface Engine extends AutoCloseable
 {
     /**
      * Executes one batch: reads its inputs and writes every requested output into memory obtained from
-     * {@link Batch#allocateOutput}. An exception fails exactly this batch (each of its requests gets an INTERNAL
-     * error naming the model and the cause); the instance then serves the next batch.
+     * {@link Batch#allocateOutput}. An exception (or error) fails exactly this batch (each of its requests gets an
+     * INTERNAL error naming the model, the instance and the exception's message); the instance then serves the next
+     * batch. A requested output that was never allocated fails each request that asked for it with an INTERNAL
+     * error naming the output.
      *
-     * @param batch the assembled batch
+     * @param batch the assembled batch, valid only during this call
      * @throws Exception when execution fails
      */
     void execute(Batch batch) throws Exception;
@@ -24,7 +37,7 @@ public interface Engine extends AutoCloseable
         return false;
     }
 
-    /** Releases the instance's resources. */
+    /** Releases the instance's resources. An exception is logged and ignored. */
     @Override
     default void close() throws Exception
     {

@@ -1,23 +1,46 @@
 package io.ingot.backend;
 
+import io.ingot.api.InferenceCore;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.device.PinnedAllocator;
 
 import java.nio.file.Path;
 
 /**
- * What a backend is given to load one model version.
+ * What a backend is given to load one model version. Immutable (the configuration is an immutable protobuf message);
+ * made by the core for each version it loads.
  *
  * @param modelName        the model's name
  * @param version          the version number
  * @param config           the normalized, validated configuration
  * @param versionDirectory the version directory, or {@code null} for an in-memory model
  * @param modelFile        the model file the platform expects (may not exist), or {@code null} for an in-memory model
- * @param allocator        the pinned-memory allocator the runtime uses for staging
+ * @param allocator        the pinned-memory allocator the runtime uses for staging; thread-safe, shared by the whole
+ *                         core (never {@code null} when the core makes the context)
+ * @param core             the core that loads the model, for backends that call other models of it (the Python
+ *                         backend's BLS requests); {@code null} for a model loaded outside a core (a test, a
+ *                         benchmark). Requests may be submitted to it once the model is loaded, not from
+ *                         {@link BackendFactory#load} itself.
  */
 public record ModelContext(String modelName, long version, ModelConfig config, Path versionDirectory,
-    Path modelFile, PinnedAllocator allocator)
+    Path modelFile, PinnedAllocator allocator, InferenceCore core)
 {
+    /**
+     * A model version loaded outside a core: {@link #core()} is {@code null}.
+     *
+     * @param modelName        the model's name
+     * @param version          the version number
+     * @param config           the normalized, validated configuration
+     * @param versionDirectory the version directory, or {@code null} for an in-memory model
+     * @param modelFile        the model file, or {@code null} for an in-memory model
+     * @param allocator        the pinned-memory allocator for staging
+     */
+    public ModelContext(final String modelName, final long version, final ModelConfig config,
+        final Path versionDirectory, final Path modelFile, final PinnedAllocator allocator)
+    {
+        this(modelName, version, config, versionDirectory, modelFile, allocator, null);
+    }
+
     /**
      * Reads a string parameter of the model configuration ({@code parameters { key: "k" value { string_value: "v"
      * } }}).

@@ -3,7 +3,8 @@ package io.ingot.backend;
 import java.nio.file.Path;
 
 /**
- * One selected version of a model in a repository.
+ * One selected version of a model in a repository, as the repository scan found it and
+ * {@link BackendFactory#autoComplete} receives it. Immutable.
  *
  * @param version   the version number
  * @param directory the version directory

@@ -4,7 +4,7 @@ package io.ingot.tensor;
  * Tensor element types, named as Triton's API and the KServe v2 protocol name them.
  *
  * <p>{@link #BYTES} holds variable-length elements, each a 4-byte little-endian length followed by its bytes; its
- * {@link #byteSize()} is {@code -1}. Every other type has a fixed element size.
+ * {@link #byteSize()} is {@code -1}. Every other type has a fixed element size. Immutable and thread-safe.
  */
 public enum DataType
 {

@@ -4,38 +4,17 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
  * Makes downcall handles for one native library, or, when the library could not be loaded, handles that throw the
- * loader's error on every call.
- *
- * <p>Why not simply throw: the bindings keep each {@link MethodHandle} in a {@code static final} field of a nested
- * holder class. If that holder's initialiser threw, the JVM would mark the class as failed and every later call
- * would get a bare {@link NoClassDefFoundError} instead of the loader's list of places tried. A handle that throws
- * a fresh copy of the loader's error keeps the message useful on every call, and costs nothing where the library
- * did load.
+ * loader's error on every call ({@link ThrowingHandles}: why not simply throw is explained there).
  */
 final class NativeBinder
 {
     private static final Linker LINKER = Linker.nativeLinker();
-    private static final MethodHandle RAISE;
-
-    static
-    {
-        try
-        {
-            RAISE = MethodHandles.lookup().findStatic(NativeBinder.class, "raise",
-                MethodType.methodType(void.class, Supplier.class));
-        }
-        catch (final ReflectiveOperationException impossible)
-        {
-            throw new ExceptionInInitializerError(impossible);
-        }
-    }
 
     private final LoadedLibrary library;
     private final NativeLibraryNotFoundException failure;
@@ -140,19 +119,6 @@ final class NativeBinder
 
     private static MethodHandle failing(final MethodType type, final Supplier<? extends Throwable> error)
     {
-        // foldArguments runs the zero-argument, void "raise" first; it always throws, so the target (a handle that
-        // returns the zero value of the return type) only exists to give the result the exact downcall type.
-        return MethodHandles.foldArguments(MethodHandles.empty(type), RAISE.bindTo(error));
-    }
-
-    @SuppressWarnings("unused") // called through RAISE
-    private static void raise(final Supplier<? extends Throwable> error)
-    {
-        final Throwable thrown = error.get();
-        if (thrown instanceof RuntimeException unchecked)
-        {
-            throw unchecked;
-        }
-        throw (Error) thrown;
+        return ThrowingHandles.of(type, error);
     }
 }

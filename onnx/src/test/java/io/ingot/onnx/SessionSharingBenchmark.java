@@ -25,11 +25,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * own: N instance threads execute batches back to back through {@link OnnxEngine}s for a fixed time, and the
  * completed inferences per second (and the process CPU time per inference, which counts ONNX Runtime's spinning
  * threads too) are compared. Modes are interleaved over several rounds so that drift in the
- * machine's load hits both alike. Not a test (performance is never asserted); run it with
+ * machine's load hits both alike. Not a test (performance is never asserted); run it from the repository root with
  * <pre>
- * mvn -q -pl onnx test-compile exec:java -Dexec.classpathScope=test \
- *     -Dexec.mainClass=io.ingot.onnx.SessionSharingBenchmark -Dexec.args="examples/models 2 3 8"
+ * mvn -B -q -pl onnx -am test-compile dependency:build-classpath \
+ *     -Dmdep.outputFile=target/test.classpath -Dmdep.includeScope=test
+ * java --enable-native-access=ALL-UNNAMED -Xmx1g \
+ *     -cp onnx/target/test-classes:onnx/target/classes:$(cat onnx/target/test.classpath) \
+ *     io.ingot.onnx.SessionSharingBenchmark $PWD/examples/models 2 5 6
  * </pre>
+ * (the results of 2026-12-01 and their reading: {@code onnx/README.md}, "Shared or per-instance sessions").
  * Arguments: the example repository, instances, rounds, seconds per measurement, and optionally a text the
  * workload names must contain (e.g. {@code resnet50}).
  */

@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  * levels it measured, the partial one included, to every requested output.
  */
 @Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false,
-    subcommands = {PerfPlotCommand.class, PerfTransportsCommand.class},
+    subcommands = {PerfPlotCommand.class, PerfTransportsCommand.class, PerfBaselinesCommand.class},
     description = {
         "Measure a model's latency and throughput under load (as perf_analyzer).",
         "",
@@ -72,6 +72,7 @@ import java.util.concurrent.TimeUnit;
         "      --concurrency-range 1:8:x2",
         "  ingot perf plot -o latency.png identity.json minilm.json",
         "  ingot perf transports --model-repository examples/models -m identity",
+        "  ingot perf baselines --concurrency 1,16,64 --markdown baselines.md",
         "",
         "Exit status: 0 measured, 1 failure (endpoint, model, every request",
         "failed), 2 bad input (range, options, shape)."})

@@ -1,5 +1,6 @@
 package io.ingot.ipc;
 
+import io.ingot.agent.Bell;
 import io.ingot.libc.Futex;
 
 import java.lang.foreign.MemorySegment;
@@ -17,7 +18,7 @@ import java.lang.invoke.VarHandle;
  * changes the word and wakes it, and a sleep on the old value returns at once. A waker that cannot fence (Python)
  * uses {@link #ringAlways()}, which needs no flag.
  */
-public final class Doorbell
+public final class Doorbell implements Bell
 {
     private final MemorySegment memory;
     private final long doorbellOffset;
@@ -58,6 +59,7 @@ public final class Doorbell
      *
      * @return whether the waiter was waiting (and the doorbell changed)
      */
+    @Override
     public boolean ring()
     {
         VarHandle.fullFence();
@@ -81,6 +83,7 @@ public final class Doorbell
      *
      * @return the doorbell's value, to pass to {@link #sleep}
      */
+    @Override
     public int arm()
     {
         final int seen = SharedMemory.getIntVolatile(memory, doorbellOffset);
@@ -96,6 +99,7 @@ public final class Doorbell
      * @param timeoutNanos the longest sleep, &gt; 0
      * @return whether the doorbell moved (a waker rang it)
      */
+    @Override
     public boolean sleep(final int seen, final long timeoutNanos)
     {
         futex.await(memory, doorbellOffset, seen, timeoutNanos);
@@ -103,6 +107,7 @@ public final class Doorbell
     }
 
     /** Lowers the waiting flag: wakers stop making system calls. */
+    @Override
     public void disarm()
     {
         SharedMemory.putIntRelease(memory, waitingOffset, 0);

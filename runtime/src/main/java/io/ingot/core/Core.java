@@ -19,12 +19,18 @@ import io.ingot.backend.Backend;
 import io.ingot.backend.BackendFactory;
 import io.ingot.repository.BackendRegistry;
 import io.ingot.backend.ModelContext;
+import io.ingot.agent.AgentRunner;
+import io.ingot.agent.BackoffIdleStrategy;
+import io.ingot.agent.IdleStrategy;
+import io.ingot.agent.SpinningIdleStrategy;
+import io.ingot.agent.ThreadBell;
 import io.ingot.config.ConfigException;
 import io.ingot.config.NormalizeContext;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInput;
 import io.ingot.config.proto.ModelOutput;
 import io.ingot.device.CudaDevice;
+import io.ingot.dispatch.Timekeeper;
 import io.ingot.device.PinnedAllocator;
 import io.ingot.device.PinnedAllocators;
 import io.ingot.repository.ModelConfigs;
@@ -56,16 +62,22 @@ public final class Core implements InferenceCore
     private static final String READY = "READY";
     private static final String UNAVAILABLE = "UNAVAILABLE";
 
-    /** One model name: its loaded versions (an immutable snapshot, swapped whole), or why it has none. */
-    private record ModelSlot(String name, NavigableMap<Long, ModelRuntime> versions, String state, String reason)
+    /**
+     * One model name: its loaded versions (an immutable snapshot, swapped whole), or why it has none. The default
+     * version is resolved once, so that a request without a version looks nothing up.
+     */
+    private record ModelSlot(String name, NavigableMap<Long, ModelRuntime> versions, String state, String reason,
+        ModelRuntime latest)
     {
+        ModelSlot(final String name, final NavigableMap<Long, ModelRuntime> versions, final String state,
+            final String reason)
+        {
+            this(name, versions, state, reason, versions.isEmpty() ? null : versions.lastEntry().getValue());
+        }
+
         ModelRuntime version(final long version)
         {
-            if (version == InferenceRequest.DEFAULT_VERSION)
-            {
-                return versions.isEmpty() ? null : versions.lastEntry().getValue();
-            }
-            return versions.get(version);
+            return version == InferenceRequest.DEFAULT_VERSION ? latest : versions.get(version);
         }
     }
 
@@ -77,6 +89,8 @@ public final class Core implements InferenceCore
     private final NormalizeContext normalizeContext;
     private final ConcurrentHashMap<String, ModelSlot> models = new ConcurrentHashMap<>();
     private final Object loadLock = new Object();
+    private final Timekeeper timekeeper;
+    private final AgentRunner timekeeperRunner;
     private volatile boolean closed;
 
     private Core(final CoreOptions options)
@@ -89,6 +103,16 @@ public final class Core implements InferenceCore
             : new PooledResponseAllocator();
         this.normalizeContext = NormalizeContext.withGpus(PinnedAllocators.discovery().devices().stream()
             .map(CudaDevice::index).toList());
+        final ThreadBell timekeeperBell = new ThreadBell();
+        this.timekeeper = new Timekeeper(timekeeperBell);
+        final IdleStrategy idle = switch (options.idleMode())
+        {
+            case SPINNING -> new SpinningIdleStrategy();
+            case BACKOFF -> BackoffIdleStrategy.backoff(timekeeperBell, timekeeper::hasDueWork);
+            case BLOCKING -> BackoffIdleStrategy.blocking(timekeeperBell, timekeeper::hasDueWork);
+        };
+        this.timekeeperRunner = new AgentRunner(timekeeper, idle, true);
+        timekeeperRunner.start();
     }
 
     /**
@@ -170,12 +194,12 @@ public final class Core implements InferenceCore
             for (final ModelVersion version : versions)
             {
                 final ModelContext context = new ModelContext(name, version.version(), config, version.directory(),
-                    version.modelFile(), pinnedAllocator);
+                    version.modelFile(), pinnedAllocator, this);
                 final Backend backend = factory.load(context);
                 try
                 {
                     loaded.put(version.version(), new ModelRuntime(context, backend, defaultAllocator, responses,
-                        options.idleMode(), options.ringSize()));
+                        options.idleMode(), options.ringSize(), timekeeper));
                 }
                 catch (final Exception ex)
                 {
@@ -476,16 +500,16 @@ public final class Core implements InferenceCore
     }
 
     /**
-     * Diagnostic: the total batch size of a model version's requests that were accepted and are not yet in a batch
-     * (waiting in its ring or queues). Zero once everything submitted has been batched or answered.
+     * Diagnostic: the number of a model version's requests that were accepted and are not yet in a batch or answered
+     * (waiting in its intake ring or its queues). Zero once everything submitted has been batched or answered.
      *
      * @param model   model name
      * @param version version, or {@link InferenceRequest#DEFAULT_VERSION}
-     * @return the queued batch size
+     * @return the queued requests
      */
-    public long queuedBatchSize(final String model, final long version)
+    public long queuedRequests(final String model, final long version)
     {
-        return runtime(model, version).queuedBatchSize();
+        return runtime(model, version).queuedRequests();
     }
 
 
@@ -503,6 +527,8 @@ public final class Core implements InferenceCore
             {
                 slot.versions().values().forEach(ModelRuntime::stop);
             }
+            timekeeper.close();
+            timekeeperRunner.join();
         }
     }
 }

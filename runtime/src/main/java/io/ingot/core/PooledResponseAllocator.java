@@ -9,9 +9,11 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * Ingot's default output memory: off-heap blocks in power-of-two size classes, recycled through lock-free pools so
- * that steady-state traffic allocates nothing. Blocks come from automatic arenas: a block dropped because its pool is
- * full, or never released by a caller that forgot to close a response, is freed by the garbage collector rather
- * than leaked.
+ * that steady-state traffic allocates nothing. A block is handed out as a segment of exactly the size asked, and a
+ * released segment goes back to its class's pool as it is: the next request of the same size gets that very
+ * segment back, without even a new slice object. A pooled segment too small for a request of its class is dropped.
+ * Blocks come from automatic arenas: a block dropped (its pool full, or too small, or never released by a caller that
+ * forgot to close a response) is freed by the garbage collector rather than leaked. Thread-safe.
  */
 public final class PooledResponseAllocator implements ResponseAllocator
 {
@@ -20,7 +22,7 @@ public final class PooledResponseAllocator implements ResponseAllocator
     private static final int BLOCKS_PER_CLASS = 1024;
     private static final long ALIGNMENT = 64;
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private final ManyToManyConcurrentArrayQueue<MemorySegment>[] pools =
         new ManyToManyConcurrentArrayQueue[MAX_CLASS + 1];
 
@@ -43,19 +45,22 @@ public final class PooledResponseAllocator implements ResponseAllocator
             return Arena.ofAuto().allocate(Math.max(byteSize, 1), ALIGNMENT);
         }
         final MemorySegment pooled = pools[sizeClass].poll();
-        return pooled != null ? pooled : Arena.ofAuto().allocate(1L << sizeClass, ALIGNMENT);
+        if (pooled != null && pooled.byteSize() == byteSize)
+        {
+            return pooled;
+        }
+        if (pooled != null && pooled.byteSize() > byteSize)
+        {
+            return pooled.asSlice(0, byteSize);
+        }
+        return Arena.ofAuto().allocate(1L << sizeClass, ALIGNMENT).asSlice(0, byteSize);
     }
 
     @Override
     public void release(final MemorySegment memory)
     {
-        final long size = memory.byteSize();
-        if (Long.bitCount(size) != 1)
-        {
-            return;
-        }
-        final int sizeClass = Long.numberOfTrailingZeros(size);
-        if (sizeClass >= MIN_CLASS && sizeClass <= MAX_CLASS)
+        final int sizeClass = sizeClass(memory.byteSize());
+        if (sizeClass <= MAX_CLASS)
         {
             pools[sizeClass].offer(memory);
         }

@@ -7,7 +7,7 @@ import io.ingot.backend.BatchInput;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelOutput;
 import io.ingot.device.PinnedAllocator;
-import io.ingot.scheduler.Payload;
+import io.ingot.scheduler.FormedBatch;
 import io.ingot.scheduler.PendingRequest;
 
 import java.lang.foreign.MemorySegment;
@@ -113,7 +113,7 @@ final class AssembledBatch implements Batch
     private final StagingBuffer[] inputStaging;
     private final StagingBuffer[] outputStaging;
 
-    Payload payload;
+    FormedBatch payload;
     private long requestedOutputs;
 
     AssembledBatch(final InstanceHost host, final PinnedAllocator allocator, final boolean acceptsHeapInputs)
@@ -144,7 +144,7 @@ final class AssembledBatch implements Batch
     }
 
     /** Assembles the payload's inputs: each request's bytes copied once into its rows, or passed through. */
-    void assemble(final Payload batch)
+    void assemble(final FormedBatch batch)
     {
         this.payload = batch;
         requestedOutputs = 0;
@@ -331,7 +331,8 @@ final class AssembledBatch implements Batch
                     + "' of model '" + host.modelName() + "', which needs " + byteSize + " bytes");
             }
             slot.allocation = memory;
-            slot.data = memory.asSlice(0, byteSize);
+            // An allocator that hands out exactly the size asked (Ingot's pool does, in steady state) costs no slice.
+            slot.data = memory.byteSize() == byteSize ? memory : memory.asSlice(0, byteSize);
             slot.direct = true;
         }
         else

@@ -3,12 +3,12 @@ package io.ingot.instance;
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.ResponseAllocator;
 import io.ingot.config.proto.ModelConfig;
-import io.ingot.scheduler.PayloadQueue;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.stats.ModelStatsRecorder;
 
 /**
- * What an instance needs from the model version it belongs to.
+ * What an instance needs from the model version it belongs to. Called from instance threads; implementations are
+ * thread-safe.
  */
 public interface InstanceHost
 {
@@ -20,9 +20,6 @@ public interface InstanceHost
 
     /** @return the normalized configuration. */
     ModelConfig config();
-
-    /** @return where batches come from. */
-    PayloadQueue payloads();
 
     /** @return the statistics of this version. */
     ModelStatsRecorder stats();

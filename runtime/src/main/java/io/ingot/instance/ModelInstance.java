@@ -9,10 +9,9 @@ import io.ingot.api.ResponseAllocator;
 import io.ingot.api.ResponseAssembly;
 import io.ingot.backend.Engine;
 import io.ingot.device.PinnedAllocator;
-import io.ingot.scheduler.Payload;
-import io.ingot.scheduler.PayloadQueue;
+import io.ingot.scheduler.FormedBatch;
 import io.ingot.scheduler.PendingRequest;
-import io.ingot.stats.ModelStatsRecorder;
+import io.ingot.stats.StatsCell;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -20,39 +19,39 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * One model instance: a thread that takes batches from the model's payload queue, assembles their inputs into its
- * staging, runs its engine, and writes each requested output once into each response's memory. The engine SPI is
- * synchronous, so one staging set suffices: the next batch is assembled only after the engine returned.
+ * One model instance's execution: it assembles a batch's inputs into its staging, runs its engine, and writes each
+ * requested output once into each response's memory, then delivers every response from its own thread. The engine
+ * SPI is synchronous, so one staging set suffices: the next batch is assembled only after the engine returned.
+ * Its thread's duty cycle (taking batches) is {@link InstanceAgent}'s. Not thread-safe: its instance thread only.
  *
  * <p>An engine failure fails exactly its batch: every request of it gets an INTERNAL error naming the model and the
  * cause, and the instance serves the next batch.
  */
-public final class ModelInstance implements Runnable
+public final class ModelInstance implements AutoCloseable
 {
     private static final Logger LOG = System.getLogger(ModelInstance.class.getName());
 
     private final InstanceHost host;
     private final String name;
     private final Engine engine;
-    private final PayloadQueue payloads;
-    private final ModelStatsRecorder stats;
+    private final StatsCell stats;
     private final boolean batchDimension;
     private final AssembledBatch staging;
 
     /**
      * @param host      the model version
+     * @param index     the instance's index among the model's instances
      * @param name      instance name, for logs and thread names
      * @param engine    the instance's engine
      * @param allocator staging memory source
      */
-    public ModelInstance(final InstanceHost host, final String name, final Engine engine,
+    public ModelInstance(final InstanceHost host, final int index, final String name, final Engine engine,
         final PinnedAllocator allocator)
     {
         this.host = host;
         this.name = name;
         this.engine = engine;
-        this.payloads = host.payloads();
-        this.stats = host.stats();
+        this.stats = host.stats().cell(index);
         this.batchDimension = host.config().getMaxBatchSize() > 0;
         this.staging = new AssembledBatch(host, allocator, engine.acceptsHeapInputs());
     }
@@ -63,61 +62,30 @@ public final class ModelInstance implements Runnable
         return name;
     }
 
+    /** Releases the staging memory and closes the engine (after the last batch). */
     @Override
-    public void run()
+    public void close()
     {
+        staging.close();
         try
         {
-            while (true)
-            {
-                final Payload payload;
-                try
-                {
-                    payload = payloads.take();
-                }
-                catch (final InterruptedException ex)
-                {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-                if (payload == null)
-                {
-                    break;
-                }
-                try
-                {
-                    execute(payload);
-                }
-                finally
-                {
-                    payloads.release(payload);
-                }
-            }
+            engine.close();
         }
-        finally
+        catch (final Exception ex)
         {
-            staging.close();
-            try
-            {
-                engine.close();
-            }
-            catch (final Exception ex)
-            {
-                LOG.log(Level.WARNING, "closing engine of instance " + name + " failed", ex);
-            }
+            LOG.log(Level.WARNING, "closing engine of instance " + name + " failed", ex);
         }
     }
 
     /**
-     * Executes one payload and answers each of its requests. Also used at shutdown for batches no instance took.
+     * Executes one batch and answers each of its requests.
      *
      * @param payload the batch
      */
-    void execute(final Payload payload)
+    public void execute(final FormedBatch payload)
     {
         final int count = payload.count();
         final long computeStart = System.nanoTime();
-        stats.executionStarted(count);
         final AssembledBatch batch = staging;
 
         long inputEnd = computeStart;
@@ -144,8 +112,14 @@ public final class ModelInstance implements Runnable
         {
             releaseDirectOutputs(batch);
             final long end = System.nanoTime();
+            stats.beginUpdate();
             stats.batchExecuted(payload.batchSize(), inputEnd - computeStart, outputStart - inputEnd,
-                end - outputStart);
+                end - outputStart, System.currentTimeMillis());
+            for (int r = 0; r < count; r++)
+            {
+                stats.requestFailed(end - payload.get(r).acceptedNs, FailureReason.BACKEND);
+            }
+            stats.endUpdate();
             final String message = "model '" + host.modelName() + "' version " + host.version() + " instance "
                 + name + " failed to execute a batch of " + payload.batchSize() + ": " + describe(failure);
             for (int r = 0; r < count; r++)
@@ -153,7 +127,6 @@ public final class ModelInstance implements Runnable
                 final PendingRequest pending = payload.get(r);
                 final InferenceResponse response = host.openResponse(pending);
                 ResponseAssembly.fail(response, new InferenceException(ErrorCode.INTERNAL, message, failure));
-                stats.requestFailed(end - pending.acceptedNs, FailureReason.BACKEND, false);
                 host.deliver(pending, response);
             }
             return;
@@ -186,19 +159,27 @@ public final class ModelInstance implements Runnable
         final long inputNs = inputEnd - computeStart;
         final long inferNs = outputStart - inputEnd;
         final long outputNs = end - outputStart;
-        stats.batchExecuted(payload.batchSize(), inputNs, inferNs, outputNs);
+        // The whole batch is counted before its first response leaves: a caller that reads the statistics after its
+        // response sees its batch in them.
+        stats.beginUpdate();
+        stats.batchExecuted(payload.batchSize(), inputNs, inferNs, outputNs, System.currentTimeMillis());
         for (int r = 0; r < count; r++)
         {
             final PendingRequest pending = payload.get(r);
             if (failed[r])
             {
-                stats.requestFailed(end - pending.acceptedNs, FailureReason.OTHER, false);
+                stats.requestFailed(end - pending.acceptedNs, FailureReason.OTHER);
             }
             else
             {
                 stats.requestSucceeded(pending.batchSize, end - pending.acceptedNs, computeStart - pending.acceptedNs,
                     inputNs, inferNs, outputNs);
             }
+        }
+        stats.endUpdate();
+        for (int r = 0; r < count; r++)
+        {
+            final PendingRequest pending = payload.get(r);
             final InferenceResponse response = responses[r];
             responses[r] = null;
             host.deliver(pending, response);
@@ -266,7 +247,7 @@ public final class ModelInstance implements Runnable
                         + (target == null ? "null" : target.byteSize() + " bytes") + " for output '" + slot.name
                         + "' of model '" + host.modelName() + "', which needs " + length + " bytes");
                 }
-                final MemorySegment exact = target.asSlice(0, length);
+                final MemorySegment exact = target.byteSize() == length ? target : target.asSlice(0, length);
                 MemorySegment.copy(slot.data, start, exact, 0, length);
                 ResponseAssembly.addOutput(response, slot.name, slot.dataType, slot.shape, slot.rank, exact,
                     target, allocator);

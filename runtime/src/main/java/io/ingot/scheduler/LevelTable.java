@@ -1,16 +1,18 @@
 package io.ingot.scheduler;
 
 import java.util.BitSet;
+import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The priority levels of one batcher, iterated from the highest priority (the lowest number). Dense (an array and a
- * bit set of non-empty levels) for up to 4096 levels; sparse (a sorted map of the non-empty levels) beyond, which
- * keeps huge {@code priority_levels} values cheap as Triton's lazily created levels do. Batcher thread only.
+ * The priority levels of one model version, iterated from the highest priority (the lowest number). Dense (an array
+ * and a bit set of the non-empty levels) for up to {@value #DENSE_LEVELS} levels; sparse beyond (a map of the
+ * non-empty levels, ordered as unsigned numbers), which keeps huge {@code priority_levels} values cheap, as Triton's
+ * lazily created levels do. Owned by the holder of the batching role.
  */
 final class LevelTable
 {
-    private static final int DENSE_LEVELS = 4096;
+    static final int DENSE_LEVELS = 4096;
 
     private final SchedulerSettings settings;
     private final PolicyQueue[] dense;
@@ -21,13 +23,13 @@ final class LevelTable
     LevelTable(final SchedulerSettings settings)
     {
         this.settings = settings;
-        if (settings.priorityLevels() <= DENSE_LEVELS)
+        if (isDense(settings))
         {
             final int levels = (int)settings.priorityLevels() + 1;
             dense = new PolicyQueue[levels];
             for (int level = 0; level < levels; level++)
             {
-                dense[level] = new PolicyQueue(settings.policyOf(level).toPolicy());
+                dense[level] = new PolicyQueue(level, settings.policyOf(level));
             }
             nonEmpty = new BitSet(levels);
             sparse = null;
@@ -36,93 +38,91 @@ final class LevelTable
         {
             dense = null;
             nonEmpty = null;
-            sparse = new TreeMap<>();
+            sparse = new TreeMap<>(Long::compareUnsigned);
         }
     }
 
-    /** @return the number of queued requests (unexpired and delayed) over all levels. */
+    /**
+     * @param settings a model's settings
+     * @return whether its levels are few enough for arrays indexed by level
+     */
+    static boolean isDense(final SchedulerSettings settings)
+    {
+        return Long.compareUnsigned(settings.priorityLevels(), DENSE_LEVELS) <= 0
+            && Long.compareUnsigned(settings.defaultLevel(), settings.priorityLevels()) <= 0;
+    }
+
+    /** @return the number of queued requests (unexpired and delayed) over all levels */
     int size()
     {
         return totalSize;
     }
 
-    /** @return the first non-empty level, or -1. */
-    long first()
+    /** @return the highest-priority non-empty level's queue, or {@code null} */
+    PolicyQueue first()
     {
         if (dense != null)
         {
-            return nonEmpty.nextSetBit(0);
+            final int level = nonEmpty.nextSetBit(0);
+            return level < 0 ? null : dense[level];
         }
-        return sparse.isEmpty() ? -1 : sparse.firstKey();
+        final Map.Entry<Long, PolicyQueue> first = sparse.firstEntry();
+        return first == null ? null : first.getValue();
     }
 
     /**
-     * @param level a level
-     * @return the next non-empty level after it, or -1
+     * @param queue a non-empty level's queue
+     * @return the next non-empty level's queue after it, or {@code null}
      */
-    long next(final long level)
+    PolicyQueue next(final PolicyQueue queue)
     {
         if (dense != null)
         {
-            return nonEmpty.nextSetBit((int)level + 1);
+            final int level = nonEmpty.nextSetBit((int)queue.level + 1);
+            return level < 0 ? null : dense[level];
         }
-        final Long next = sparse.higherKey(level);
-        return next == null ? -1 : next;
-    }
-
-    /**
-     * @param level a non-empty level (or one about to get a request)
-     * @return its queue, created on first use
-     */
-    PolicyQueue queue(final long level)
-    {
-        if (dense != null)
-        {
-            return dense[(int)level];
-        }
-        PolicyQueue queue = sparse.get(level);
-        if (queue == null)
-        {
-            queue = new PolicyQueue(settings.policyOf(level).toPolicy());
-            sparse.put(level, queue);
-        }
-        return queue;
+        final Map.Entry<Long, PolicyQueue> next = sparse.higherEntry(queue.level);
+        return next == null ? null : next.getValue();
     }
 
     /** Appends a request to the unexpired queue of its level. */
     void append(final PendingRequest request)
     {
-        queue(request.level).queue.addLast(request);
-        markNonEmpty(request.level);
-        totalSize++;
-    }
-
-    /** Records that a request left a level's queues. */
-    void removed(final long level)
-    {
-        totalSize--;
+        final long level = request.level;
+        final PolicyQueue queue;
         if (dense != null)
         {
-            if (dense[(int)level].isEmpty())
-            {
-                nonEmpty.clear((int)level);
-            }
+            queue = dense[(int)level];
+            nonEmpty.set((int)level);
         }
         else
         {
-            final PolicyQueue queue = sparse.get(level);
-            if (queue != null && queue.isEmpty())
+            PolicyQueue existing = sparse.get(level);
+            if (existing == null)
             {
-                sparse.remove(level);
+                existing = new PolicyQueue(level, settings.policyOf(level));
+                sparse.put(level, existing);
             }
+            queue = existing;
         }
+        queue.queue.addLast(request);
+        totalSize++;
     }
 
-    private void markNonEmpty(final long level)
+    /** Records that a request left a level's queues (after it was removed from them). */
+    void removed(final PolicyQueue queue)
     {
-        if (dense != null)
+        totalSize--;
+        if (queue.isEmpty())
         {
-            nonEmpty.set((int)level);
+            if (dense != null)
+            {
+                nonEmpty.clear((int)queue.level);
+            }
+            else
+            {
+                sparse.remove(queue.level);
+            }
         }
     }
 }

@@ -4,12 +4,20 @@ import io.ingot.api.InferenceRequest;
 import io.ingot.api.ResponseListener;
 
 /**
- * The core's bookkeeping for one accepted request, from acceptance to its response. Pooled and reused, so that
- * steady-state traffic allocates nothing. Fields are written by the accepting thread before the request is published
- * into the ring, then owned by the batcher thread, then by one instance thread.
+ * The core's bookkeeping for one accepted request, from acceptance to its response. Attached to the caller's
+ * {@link InferenceRequest} and reused with it, so that a caller who reuses its requests allocates nothing per
+ * request.
+ *
+ * <p>Ownership moves with the request: the submitting thread fills the fields before it publishes the request into
+ * the model's intake ring (a release), the thread holding the model's batching role owns it while it is queued, and
+ * the instance that runs its batch owns it until the response is delivered. Each hand-over is ordered by the ring's
+ * publication, the role's acquisition or the batch's hand-over, so the fields are plain.
  */
 public final class PendingRequest
 {
+    /** No order sequence: the model does not preserve ordering, or the request never reached a batch. */
+    public static final long NO_ORDER = -1;
+
     /** The caller's request. */
     public InferenceRequest request;
     /** Receives the response. */
@@ -20,14 +28,12 @@ public final class PendingRequest
     public long level;
     /** Queue timeout to apply, in nanoseconds; 0 means none. */
     public long timeoutNs;
-    /** Absolute deadline ({@link System#nanoTime()} clock); 0 means none or already expired under DELAY. */
+    /** Absolute deadline (the core's clock); 0 means none, or already expired under DELAY. */
     public long deadlineNs;
-    /** When the request was accepted (request start and queue start). */
+    /** When the request was accepted: request start, queue start, and the basis of the queue-delay timer. */
     public long acceptedNs;
-    /** When the request entered the batcher: the basis of the queue-delay timer. */
-    public long batcherStartNs;
     /** Slot of this request in the ordered completion sequence, when {@code preserve_ordering} is set. */
-    public long orderSequence = -1;
+    public long orderSequence = NO_ORDER;
     /** For each configured input, the request's input index, or -1 when absent. */
     public int[] inputIndexByConfig = new int[4];
     /** Bit {@code i} set when configured input {@code i} is present (for optional-input batching checks). */
@@ -35,12 +41,12 @@ public final class PendingRequest
     /** Bit {@code i} set when configured output {@code i} is to be returned. */
     public long requestedOutputs;
 
-    /** Clears references so that nothing outlives the request. */
+    /** Clears the references and the per-flight state, so that nothing outlives the request's flight. */
     public void clear()
     {
         request = null;
         listener = null;
-        orderSequence = -1;
+        orderSequence = NO_ORDER;
         deadlineNs = 0;
         timeoutNs = 0;
         presentInputs = 0;
@@ -57,5 +63,11 @@ public final class PendingRequest
         {
             inputIndexByConfig = new int[configInputs];
         }
+    }
+
+    /** @return whether the caller asked to cancel the request */
+    public boolean isCancelled()
+    {
+        return request.isCancelled();
     }
 }

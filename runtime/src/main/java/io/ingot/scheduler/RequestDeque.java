@@ -37,6 +37,11 @@ final class RequestDeque
         size++;
     }
 
+    PendingRequest peekFirst()
+    {
+        return size == 0 ? null : elements[head];
+    }
+
     PendingRequest pollFirst()
     {
         if (size == 0)

@@ -3,57 +3,36 @@ package io.ingot.scheduler;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelDynamicBatching;
 import io.ingot.config.proto.ModelInput;
-import io.ingot.config.proto.ModelQueuePolicy;
 
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Everything the batcher needs from a model configuration, resolved once at load.
+ * Everything batch formation needs from a model configuration, resolved once at load. Immutable.
  *
- * @param dynamic            true with {@code dynamic_batching}, false for Triton's default scheduler
- * @param maxBatchSize       {@code max(1, max_batch_size)}
- * @param preferredSizes     preferred batch sizes, ascending (empty with {@code max_batch_size: 0})
- * @param maxDelayNs         {@code max_queue_delay_microseconds} in nanoseconds
- * @param preserveOrdering   {@code preserve_ordering}
- * @param priorityLevels     {@code priority_levels} (0: one level)
- * @param defaultLevel       {@code default_priority_level}
- * @param defaultPolicy      the policy of levels without an explicit one
- * @param levelPolicies      explicit per-level policies
- * @param prefetch           whether batches may be formed ahead of idle instances
- * @param shapeChecked       indices of inputs whose shapes must match within a batch
- * @param contentChecked     indices of shape-tensor inputs whose contents must match within a batch
- * @param optionalInputs     whether some input is optional (then input sets must match within a batch)
+ * <p>{@code priority_levels}, {@code default_priority_level} and the level keys are {@code uint64} in Triton's
+ * schema: they are compared unsigned here, so every value Triton accepts behaves as in Triton (a level number above
+ * {@link Long#MAX_VALUE} included).
+ *
+ * @param dynamic          true with {@code dynamic_batching}, false for Triton's default scheduler
+ * @param maxBatchSize     {@code max(1, max_batch_size)}
+ * @param preferredSizes   preferred batch sizes, ascending (empty with {@code max_batch_size: 0})
+ * @param maxDelayNs       {@code max_queue_delay_microseconds} in nanoseconds
+ * @param preserveOrdering {@code preserve_ordering}
+ * @param priorityLevels   {@code priority_levels} (0: one level), unsigned
+ * @param defaultLevel     {@code default_priority_level}, unsigned
+ * @param defaultPolicy    the policy of levels without an explicit one
+ * @param levelPolicies    explicit per-level policies
+ * @param shapeChecked     indices of inputs whose shapes must match within a batch
+ * @param contentChecked   indices of shape-tensor inputs whose contents must match within a batch
+ * @param optionalInputs   whether some input is optional (then input sets must match within a batch)
  */
 public record SchedulerSettings(boolean dynamic, int maxBatchSize, int[] preferredSizes, long maxDelayNs,
-    boolean preserveOrdering, long priorityLevels, long defaultLevel, QueuePolicyView defaultPolicy,
-    Map<Long, QueuePolicyView> levelPolicies, boolean prefetch, int[] shapeChecked, int[] contentChecked,
-    boolean optionalInputs)
+    boolean preserveOrdering, long priorityLevels, long defaultLevel, QueuePolicy defaultPolicy,
+    Map<Long, QueuePolicy> levelPolicies, int[] shapeChecked, int[] contentChecked, boolean optionalInputs)
 {
-    /**
-     * Public view of a level policy.
-     *
-     * @param delayOnTimeout       DELAY (true) or REJECT
-     * @param defaultTimeoutNs     default timeout, 0 for none
-     * @param allowTimeoutOverride whether requests may shorten it
-     * @param maxQueueSize         the level's limit, 0 for none
-     */
-    public record QueuePolicyView(boolean delayOnTimeout, long defaultTimeoutNs, boolean allowTimeoutOverride,
-        int maxQueueSize)
-    {
-        QueuePolicy toPolicy()
-        {
-            return new QueuePolicy(delayOnTimeout, defaultTimeoutNs, allowTimeoutOverride, maxQueueSize);
-        }
-
-        static QueuePolicyView of(final ModelQueuePolicy policy)
-        {
-            final QueuePolicy resolved = QueuePolicy.of(policy);
-            return new QueuePolicyView(resolved.delayOnTimeout(), resolved.defaultTimeoutNs(),
-                resolved.allowTimeoutOverride(), resolved.maxQueueSize());
-        }
-    }
+    private static final QueuePolicy NO_POLICY = new QueuePolicy(false, 0, false, 0);
 
     /**
      * Resolves the settings of a normalized configuration.
@@ -89,26 +68,37 @@ public record SchedulerSettings(boolean dynamic, int maxBatchSize, int[] preferr
 
         if (!config.hasDynamicBatching())
         {
-            return new SchedulerSettings(false, 1, new int[0], 0, false, 0, 0,
-                new QueuePolicyView(false, 0, false, 0), Map.of(), true, checkedShapes, checkedContents, optional);
+            return new SchedulerSettings(false, 1, new int[0], 0, false, 0, 0, NO_POLICY, Map.of(), checkedShapes,
+                checkedContents, optional);
         }
         final ModelDynamicBatching batching = config.getDynamicBatching();
         final int[] preferred = config.getMaxBatchSize() == 0 ? new int[0]
             : batching.getPreferredBatchSizeList().stream().mapToInt(Integer::intValue).sorted().distinct()
                 .toArray();
-        final Map<Long, QueuePolicyView> levelPolicies = new HashMap<>();
-        batching.getPriorityQueuePolicyMap().forEach((level, policy) ->
-            levelPolicies.put(level, QueuePolicyView.of(policy)));
-        final ModelQueuePolicy defaultPolicy = batching.getDefaultQueuePolicy();
-        final boolean prefetch = batching.getPriorityLevels() == 0 && defaultPolicy.getDefaultTimeoutMicroseconds() == 0
-            && !defaultPolicy.getAllowTimeoutOverride() && defaultPolicy.getMaxQueueSize() == 0;
+        final Map<Long, QueuePolicy> levelPolicies = new HashMap<>();
+        batching.getPriorityQueuePolicyMap()
+            .forEach((level, policy) -> levelPolicies.put(level, QueuePolicy.of(policy)));
         return new SchedulerSettings(true, maxBatchSize, preferred,
-            batching.getMaxQueueDelayMicroseconds() * 1000L, batching.getPreserveOrdering(),
-            batching.getPriorityLevels(), batching.getDefaultPriorityLevel(), QueuePolicyView.of(defaultPolicy),
-            Map.copyOf(levelPolicies), prefetch, checkedShapes, checkedContents, optional);
+            microsToNanos(batching.getMaxQueueDelayMicroseconds()), batching.getPreserveOrdering(),
+            batching.getPriorityLevels(), batching.getDefaultPriorityLevel(),
+            QueuePolicy.of(batching.getDefaultQueuePolicy()), Map.copyOf(levelPolicies), checkedShapes,
+            checkedContents, optional);
     }
 
-    /** @return the largest preferred batch size, 0 when there is none. */
+    /**
+     * @param micros an unsigned number of microseconds from the configuration
+     * @return it in nanoseconds, saturated at {@link Long#MAX_VALUE} (about 292 years)
+     */
+    public static long microsToNanos(final long micros)
+    {
+        if (micros < 0 || micros > Long.MAX_VALUE / 1000)
+        {
+            return Long.MAX_VALUE;
+        }
+        return micros * 1000;
+    }
+
+    /** @return the largest preferred batch size, 0 when there is none */
     public int maxPreferred()
     {
         return preferredSizes.length == 0 ? 0 : preferredSizes[preferredSizes.length - 1];
@@ -116,7 +106,8 @@ public record SchedulerSettings(boolean dynamic, int maxBatchSize, int[] preferr
 
     /**
      * Maps a request's priority to its level, as Triton does: 0 or beyond {@code priority_levels} means the default
-     * level; without levels (or without dynamic batching) everything is level 0.
+     * level; without levels (or without dynamic batching) everything is level 0. Priorities compare unsigned, as
+     * Triton's {@code uint64} does.
      *
      * @param priority the request's priority
      * @return the level
@@ -127,16 +118,31 @@ public record SchedulerSettings(boolean dynamic, int maxBatchSize, int[] preferr
         {
             return 0;
         }
-        return priority == 0 || priority > priorityLevels || priority < 0 ? defaultLevel : priority;
+        return priority == 0 || Long.compareUnsigned(priority, priorityLevels) > 0 ? defaultLevel : priority;
     }
 
     /**
      * @param level a level
-     * @return its policy
+     * @return its policy: the explicit one, or the default
      */
-    public QueuePolicyView policyOf(final long level)
+    public QueuePolicy policyOf(final long level)
     {
-        final QueuePolicyView explicit = levelPolicies.get(level);
+        final QueuePolicy explicit = levelPolicies.get(level);
         return explicit != null ? explicit : defaultPolicy;
+    }
+
+    /** @return whether some level's policy has a queue timeout (then timeouts may need answering on time) */
+    public boolean hasTimeouts()
+    {
+        if (!dynamic)
+        {
+            return false;
+        }
+        boolean any = defaultPolicy.defaultTimeoutNs() != 0;
+        for (final QueuePolicy policy : levelPolicies.values())
+        {
+            any |= policy.defaultTimeoutNs() != 0;
+        }
+        return any;
     }
 }

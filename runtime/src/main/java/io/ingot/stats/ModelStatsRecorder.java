@@ -10,171 +10,120 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongSupplier;
 
 /**
  * Counts one model version's requests and executions the way Triton does (statistics extension §5, metrics §4 of
  * {@code triton-scheduling.md}): queue counts equal success counts; each request is charged its batch's full compute
- * durations; batch statistics count each execution once at its total batch size. Updated lock-free from instance
- * and batcher threads; read by {@link #snapshot}.
+ * durations; batch statistics count each execution once at its total batch size; pending requests are those accepted
+ * and not yet executing.
+ *
+ * <p>Counting costs no shared write on the hot path: each instance writes its own {@link #cell(int) cell} (plain
+ * adds, published opaquely), and the rare other writers share one atomic cell. {@link #snapshot} sums copies of the
+ * cells, each copy taken whole between two of its instance's batches: a snapshot holds every counter of a batch or
+ * none of them. Thread-safe.
  */
 public final class ModelStatsRecorder
 {
-    private static final int SUCCESS = 0;
-    private static final int FAIL = 1;
-    private static final int QUEUE = 2;
-    private static final int INPUT = 3;
-    private static final int INFER = 4;
-    private static final int OUTPUT = 5;
-    private static final int KINDS = 6;
-
-    // For each kind: [count, ns] pairs.
-    private final AtomicLongArray durations = new AtomicLongArray(KINDS * 2);
-    // Cumulative truncated microseconds: request, queue, input, infer, output.
-    private final AtomicLongArray micros = new AtomicLongArray(5);
-    private final AtomicLongArray failures = new AtomicLongArray(FailureReason.values().length);
-    private final AtomicLong inferenceCount = new AtomicLong();
-    private final AtomicLong executionCount = new AtomicLong();
-    private final AtomicLong pending = new AtomicLong();
-    private final AtomicLong lastInferenceMillis = new AtomicLong();
-    // For each batch size 1..max: [count, inputNs, inferNs, outputNs].
-    private final AtomicLongArray batches;
-    private final int maxBatchSize;
+    private final StatsLayout layout;
+    private final StatsCell[] cells;
+    private final StatsCell shared;
+    private final LongSupplier pending;
 
     /**
      * @param maxBatchSize the largest total batch size an execution can have
+     * @param instances    how many instances write cells of their own
+     * @param pending      how many requests are accepted and not yet executing, read at each snapshot
      */
-    public ModelStatsRecorder(final int maxBatchSize)
+    public ModelStatsRecorder(final int maxBatchSize, final int instances, final LongSupplier pending)
     {
-        this.maxBatchSize = Math.max(1, maxBatchSize);
-        batches = new AtomicLongArray((this.maxBatchSize + 1) * 4);
-    }
-
-    /** A request was accepted: it is pending until it starts executing or fails. */
-    public void requestAccepted()
-    {
-        pending.incrementAndGet();
-    }
-
-    /**
-     * Requests started executing.
-     *
-     * @param requests how many
-     */
-    public void executionStarted(final int requests)
-    {
-        pending.addAndGet(-requests);
-    }
-
-    /**
-     * One execution finished, successful or not.
-     *
-     * @param batchSize its total batch size
-     * @param inputNs   input assembly time
-     * @param inferNs   engine time
-     * @param outputNs  output scatter time
-     */
-    public void batchExecuted(final int batchSize, final long inputNs, final long inferNs, final long outputNs)
-    {
-        executionCount.incrementAndGet();
-        lastInferenceMillis.set(System.currentTimeMillis());
-        final int size = Math.min(Math.max(batchSize, 1), maxBatchSize);
-        final int base = size * 4;
-        batches.incrementAndGet(base);
-        batches.addAndGet(base + 1, inputNs);
-        batches.addAndGet(base + 2, inferNs);
-        batches.addAndGet(base + 3, outputNs);
-    }
-
-    /**
-     * A request succeeded.
-     *
-     * @param batchSize {@code max(1, batch size)} of the request
-     * @param requestNs accept to response
-     * @param queueNs   accept to compute start
-     * @param inputNs   its batch's input time
-     * @param inferNs   its batch's engine time
-     * @param outputNs  its batch's output time
-     */
-    public void requestSucceeded(final int batchSize, final long requestNs, final long queueNs, final long inputNs,
-        final long inferNs, final long outputNs)
-    {
-        add(SUCCESS, requestNs);
-        add(QUEUE, queueNs);
-        add(INPUT, inputNs);
-        add(INFER, inferNs);
-        add(OUTPUT, outputNs);
-        micros.addAndGet(0, requestNs / 1000);
-        micros.addAndGet(1, queueNs / 1000);
-        micros.addAndGet(2, inputNs / 1000);
-        micros.addAndGet(3, inferNs / 1000);
-        micros.addAndGet(4, outputNs / 1000);
-        inferenceCount.addAndGet(batchSize);
-    }
-
-    /**
-     * A request failed.
-     *
-     * @param requestNs  accept to response
-     * @param reason     why
-     * @param wasPending true when it failed before it started executing
-     */
-    public void requestFailed(final long requestNs, final FailureReason reason, final boolean wasPending)
-    {
-        add(FAIL, requestNs);
-        failures.incrementAndGet(reason.ordinal());
-        if (wasPending)
+        this.layout = new StatsLayout(maxBatchSize);
+        this.cells = new StatsCell[instances];
+        for (int i = 0; i < instances; i++)
         {
-            pending.decrementAndGet();
+            cells[i] = new StatsCell(layout, false);
         }
+        this.shared = new StatsCell(layout, true);
+        this.pending = pending;
     }
 
-    /** @return requests accepted and not yet executing. */
-    public long pendingRequests()
+    /**
+     * @param instance an instance's index
+     * @return its own cell: written by that instance's thread only
+     */
+    public StatsCell cell(final int instance)
     {
-        return pending.get();
+        return cells[instance];
+    }
+
+    /** @return the cell any thread may write (atomically): for requests ended outside an instance */
+    public StatsCell shared()
+    {
+        return shared;
     }
 
     /**
      * @param name    model name
      * @param version version string
-     * @return a consistent-enough copy of the counters (each counter read once)
+     * @return the sum of every cell, each copied whole (no batch half-counted)
      */
     public ModelStatistics snapshot(final String name, final String version)
     {
-        final InferStatistics inference = new InferStatistics(duration(SUCCESS), duration(FAIL), duration(QUEUE),
-            duration(INPUT), duration(INFER), duration(OUTPUT), StatDuration.ZERO, StatDuration.ZERO);
-        final List<BatchStatistics> batchStats = new ArrayList<>();
-        for (int size = 1; size <= maxBatchSize; size++)
+        final long[] total = new long[layout.length()];
+        final long[] copy = new long[layout.length()];
+        long lastInference = 0;
+        shared.copyTo(copy);
+        add(copy, total);
+        for (final StatsCell cell : cells)
         {
-            final long count = batches.get(size * 4);
+            cell.copyTo(copy);
+            add(copy, total);
+            lastInference = Math.max(lastInference, copy[StatsLayout.LAST_INFERENCE]);
+        }
+        final InferStatistics inference = new InferStatistics(duration(total, StatsLayout.SUCCESS),
+            duration(total, StatsLayout.FAIL), duration(total, StatsLayout.QUEUE), duration(total, StatsLayout.INPUT),
+            duration(total, StatsLayout.INFER), duration(total, StatsLayout.OUTPUT), StatDuration.ZERO,
+            StatDuration.ZERO);
+        final List<BatchStatistics> batchStats = new ArrayList<>();
+        for (int size = 1; size <= layout.maxBatchSize(); size++)
+        {
+            final int base = layout.batchBase(size);
+            final long count = total[base];
             if (count > 0)
             {
-                batchStats.add(new BatchStatistics(size, new StatDuration(count, batches.get(size * 4 + 1)),
-                    new StatDuration(count, batches.get(size * 4 + 2)),
-                    new StatDuration(count, batches.get(size * 4 + 3))));
+                batchStats.add(new BatchStatistics(size, new StatDuration(count, total[base + 1]),
+                    new StatDuration(count, total[base + 2]), new StatDuration(count, total[base + 3])));
             }
         }
         final Map<FailureReason, Long> failed = new EnumMap<>(FailureReason.class);
         for (final FailureReason reason : FailureReason.values())
         {
-            failed.put(reason, failures.get(reason.ordinal()));
+            failed.put(reason, total[StatsLayout.FAILURES + reason.ordinal()]);
         }
-        final Map<String, Long> microsByKind = Map.of("request", micros.get(0), "queue", micros.get(1),
-            "compute_input", micros.get(2), "compute_infer", micros.get(3), "compute_output", micros.get(4));
-        return new ModelStatistics(name, version, lastInferenceMillis.get(), inferenceCount.get(),
-            executionCount.get(), inference, List.copyOf(batchStats), failed, pending.get(), microsByKind);
+        final Map<String, Long> microsByKind = Map.of("request", total[StatsLayout.MICROS],
+            "queue", total[StatsLayout.MICROS + 1], "compute_input", total[StatsLayout.MICROS + 2],
+            "compute_infer", total[StatsLayout.MICROS + 3], "compute_output", total[StatsLayout.MICROS + 4]);
+        return new ModelStatistics(name, version, lastInference, total[StatsLayout.INFERENCES],
+            total[StatsLayout.EXECUTIONS], inference, List.copyOf(batchStats), failed, pending.getAsLong(),
+            microsByKind);
     }
 
-    private void add(final int kind, final long ns)
+    /** @return requests accepted and not yet executing */
+    public long pendingRequests()
     {
-        durations.incrementAndGet(kind * 2);
-        durations.addAndGet(kind * 2 + 1, ns);
+        return pending.getAsLong();
     }
 
-    private StatDuration duration(final int kind)
+    private static void add(final long[] counters, final long[] total)
     {
-        return new StatDuration(durations.get(kind * 2), durations.get(kind * 2 + 1));
+        for (int i = 0; i < total.length; i++)
+        {
+            total[i] += counters[i];
+        }
+    }
+
+    private static StatDuration duration(final long[] total, final int kind)
+    {
+        return new StatDuration(total[StatsLayout.DURATIONS + kind * 2], total[StatsLayout.DURATIONS + kind * 2 + 1]);
     }
 }

@@ -91,8 +91,10 @@ class DynamicBatcherTritonTableTest
             {
                 futures.add(core.submit(tagged("t1b", i, 1)));
             }
+            // All five are accepted (queued) while the instance is busy; the batch the instance takes when it frees
+            // up holds them all, as Triton's appendable payload would.
             final Core impl = (Core)core;
-            while (impl.queuedBatchSize("t1b", -1) > 0)
+            while (impl.queuedRequests("t1b", -1) < 5)
             {
                 Thread.onSpinWait();
             }

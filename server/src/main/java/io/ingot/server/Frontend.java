@@ -6,8 +6,7 @@ import io.ingot.api.InferenceCore;
  * A way in to a running core that {@code ingot serve} starts: the KServe v2 HTTP and gRPC endpoints, the Prometheus
  * metrics endpoint, the shared-memory transport. Implementations live in other modules and are found with
  * {@link java.util.ServiceLoader}: register them in {@code META-INF/services/io.ingot.server.Frontend}. The command
- * line
- * depends on none of them.
+ * line depends on none of them.
  *
  * <p>Lifecycle: {@code serve} opens the core, calls {@link #start} on every enabled frontend, and on shutdown stops
  * them as {@link RunningFrontend} describes: every frontend stops accepting, the core closes and answers what it
@@ -15,7 +14,7 @@ import io.ingot.api.InferenceCore;
  */
 public interface Frontend
 {
-    /** @return a short name for messages: {@code "http"}, {@code "grpc"}, {@code "metrics"}, {@code "ipc"}. */
+    /** @return a short name for messages, as {@code "kserve"} (HTTP, gRPC and metrics) and {@code "ipc"}. */
     String name();
 
     /**

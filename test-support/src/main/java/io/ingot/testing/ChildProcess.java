@@ -62,6 +62,35 @@ public final class ChildProcess implements AutoCloseable
         return start(javaCommand(main, flags, args));
     }
 
+    /**
+     * @return a Python 3 interpreter that runs ({@code python3} on the PATH, else {@code /usr/bin/python3}), or
+     *         {@code null} when there is none: tests of the Python clients are then skipped with that reason
+     */
+    public static String python3()
+    {
+        for (final String candidate : new String[] {"python3", "/usr/bin/python3"})
+        {
+            try
+            {
+                final Process probe = new ProcessBuilder(candidate, "--version").redirectErrorStream(true).start();
+                if (probe.waitFor(20, TimeUnit.SECONDS) && probe.exitValue() == 0)
+                {
+                    return candidate;
+                }
+            }
+            catch (final IOException absent)
+            {
+                // try the next one
+            }
+            catch (final InterruptedException interrupted)
+            {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+        return null;
+    }
+
     public static ChildProcess start(final List<String> command) throws IOException
     {
         return new ChildProcess(new ProcessBuilder(command).redirectErrorStream(true).start());

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The condition behind {@link GpuTest}: before a GPU test class runs, asks device discovery whether a CUDA device is
- * usable, prints the answer, and aborts the class (a JUnit assumption) when none is. Discovery runs once per JVM.
- * Thread-safe.
+ * usable, prints the answer, and aborts the class (a JUnit assumption) when none is. Discovery runs again for each
+ * GPU test class. Stateless and thread-safe.
  */
 public final class GpuAvailability implements BeforeAllCallback
 {

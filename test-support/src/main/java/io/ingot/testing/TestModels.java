@@ -100,7 +100,8 @@ public final class TestModels
     }
 
     /**
-     * What a backend is given to load a model: the configuration, its file, and the automatic staging allocator.
+     * What a backend is given to load a model: the configuration, its file, and the automatic staging allocator,
+     * outside any core ({@link ModelContext#core()} is {@code null}).
      *
      * @param config    the (normalized) configuration
      * @param modelFile the model file, or {@code null} for a model without one
@@ -109,7 +110,7 @@ public final class TestModels
     public static ModelContext context(final ModelConfig config, final Path modelFile)
     {
         return new ModelContext(config.getName(), 1, config, modelFile == null ? null : modelFile.getParent(),
-            modelFile, PinnedAllocators.automatic());
+            modelFile, PinnedAllocators.automatic(), null);
     }
 
     /**

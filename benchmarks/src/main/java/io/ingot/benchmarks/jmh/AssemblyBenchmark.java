@@ -1,8 +1,5 @@
 package io.ingot.benchmarks.jmh;
 
-import io.ingot.tensor.DataType;
-import io.ingot.perf.support.BenchModels;
-import io.ingot.perf.support.ReusingResponseAllocator;
 import io.ingot.device.PinnedAllocator;
 import io.ingot.device.PinnedAllocators;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -21,11 +18,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Issue #6 (b): assembling a batch of B requests of S bytes each into pinned staging, against the memcpy ceiling of
+ * Assembling a batch of B requests of S bytes each into pinned staging, against the memcpy ceiling of
  * one {@link MemorySegment#copy} of B·S bytes between two page-aligned native segments.
  *
  * <ul>
@@ -33,12 +29,10 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@link #copyLoop}: the copy loop of the runtime's {@code AssembledBatch.assemble} (package-private there),
  *       reproduced statement for statement: sum the sizes, take a slice of the staging buffer, copy each request's
  *       bytes at its offset. The runtime passes a single native request through without any copy; this loop copies
- *       for B = 1 too, to show the per-request cost;</li>
- *   <li>{@link #realInstance}: the runtime's own path: a real {@code ModelInstance} assembles the batch into staging
- *       from {@code PinnedAllocators.automatic()} (host memory here, {@code cudaHostAlloc} where a GPU is). The time
- *       per operation includes the hand-off to the instance thread and back; the assembly alone, as the runtime times
- *       it ({@code compute_input}), is printed at the end of each iteration as {@code [runtime assembly]}.</li>
+ *       for B = 1 too, to show the per-request cost.</li>
  * </ul>
+ * The runtime's own assembly time per batch is its {@code compute_input} statistic, which {@code ingot perf} reports
+ * beside its latencies.
  * GB/s = B·S / time per operation.
  */
 @State(Scope.Benchmark)
@@ -64,10 +58,8 @@ public class AssemblyBenchmark
     private MemorySegment ceilingTarget;
     private MemorySegment staging;
     private PinnedAllocator pinned;
-    private ReusingResponseAllocator outputs;
-    private InstanceDriver instance;
 
-    /** Allocates the requests, the staging and the instance. */
+    /** Allocates the requests and the staging. */
     @Setup(Level.Trial)
     public void allocate()
     {
@@ -84,29 +76,12 @@ public class AssemblyBenchmark
         ceilingSource.fill((byte)7);
         ceilingTarget = pinned.allocate(total, arena);
         staging = pinned.allocate(total, arena);
-        outputs = new ReusingResponseAllocator(64, 4);
-        instance = new InstanceDriver(BenchModels.bytes(64), requests, new long[] {1, size}, DataType.UINT8, pinned,
-            outputs);
     }
 
-    /** Prints the runtime's own assembly time, for the real-instance benchmark. */
-    @TearDown(Level.Iteration)
-    public void report()
-    {
-        final double ns = instance.assemblyNanosPerBatch(batch);
-        if (!Double.isNaN(ns))
-        {
-            System.out.printf(Locale.ROOT, "%n[runtime assembly] batch=%d size=%d: %.1f ns per batch, %.2f GB/s%n",
-                batch, size, ns, (double)batch * size / ns);
-        }
-    }
-
-    /** Stops the instance and frees the memory. */
+    /** Frees the memory. */
     @TearDown(Level.Trial)
     public void free()
     {
-        instance.close();
-        outputs.close();
         arena.close();
     }
 
@@ -146,10 +121,4 @@ public class AssemblyBenchmark
         return assembled;
     }
 
-    /** One batch through a real instance: hand-off, assembly, engine, B responses. */
-    @Benchmark
-    public void realInstance()
-    {
-        instance.runBatch();
-    }
 }

@@ -1,22 +1,9 @@
 package io.ingot.benchmarks.jmh;
 
-import io.ingot.api.CoreOptions;
-import io.ingot.tensor.DataType;
 import io.ingot.api.IdleMode;
-import io.ingot.api.InferenceCore;
-import io.ingot.api.InferenceRequest;
-import io.ingot.backend.Backend;
-import io.ingot.backend.Engine;
-import io.ingot.backend.InstanceContext;
-import io.ingot.backend.ModelContext;
-import io.ingot.backend.builtin.IdentityBackendFactory;
-import io.ingot.perf.support.BenchModels;
-import io.ingot.perf.support.Completion;
-import io.ingot.perf.support.ReusingResponseAllocator;
-import io.ingot.config.proto.ModelConfig;
-import io.ingot.config.proto.ModelInstanceGroup;
-import io.ingot.device.PinnedAllocators;
-import io.ingot.testing.FakeBatch;
+import io.ingot.perf.pipeline.Pipeline;
+import io.ingot.perf.pipeline.PipelineSlot;
+import io.ingot.perf.pipeline.Pipelines;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -33,17 +20,14 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Issue #6 (c) and (d): the identity model through the whole core — validation, ring, batcher, instance thread,
- * response, listener — against the identity backend's engine called directly on the caller's thread. Batch 1,
- * payloads of 1 element and 16 MiB (the cases of Triton's {@code L0_perf_nomodel}); concurrency is JMH's
- * {@code -t} (1 and 16). Sample-time mode gives p50/p99 per call.
- *
- * <p>Steady state allocates nothing on the caller's side: each thread reuses one request, one listener
- * ({@link Completion}) and a {@link ReusingResponseAllocator}; run with {@code -prof gc} for bytes per request.
+ * The round trip of one request through each pipeline of the comparison (the identity model, one FP32 element), in
+ * sample-time mode for p50/p99: Ingot's core, the DJL-style and Triton-style batchers, and the engine called
+ * directly; the floors a hand-off cannot beat are {@link FloorBenchmark}'s, Ingot's future path is
+ * {@link IngotPathsBenchmark}'s. Overhead is a pipeline's time minus the direct call's. With {@code -t N} each thread
+ * is a caller (concurrency N); with {@code -prof gc}, bytes per request.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -54,117 +38,82 @@ import java.util.concurrent.TimeUnit;
     "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xmx1g"})
 public class OverheadBenchmark
 {
-    /** FP32 elements per request: 1 (4 bytes) or 4 Mi (16 MiB). */
-    @Param({"1", "4194304"})
-    public int elements;
+    /** The pipeline under test (see {@link Pipelines#NAMES}). */
+    @Param({"ingot", "djl-style", "triton-style", "direct"})
+    public String pipeline;
 
-    /** How Ingot's threads wait for work. */
-    @Param("BLOCKING")
+    /** How Ingot's threads and every caller wait: BLOCKING (spin briefly, then park) or SPINNING. */
+    @Param({"BLOCKING", "SPINNING"})
     public IdleMode idle;
 
-    /** The identity model's {@code max_batch_size}, as in {@code L0_perf_nomodel}. */
+    /** FP32 elements per request. */
+    @Param("1")
+    public int elements;
+
+    /** The identity model's {@code max_batch_size}, as in Triton's {@code L0_perf_nomodel}. */
     @Param("8")
     public int maxBatch;
 
-    /** The identity model's instances. */
-    @Param("1")
-    public int instances;
+    private Pipeline served;
+    private long spinNanos;
 
-    private ModelConfig config;
-    private InferenceCore core;
-    private Backend direct;
-    private ModelContext directContext;
-    private ReusingResponseAllocator outputs;
-
-    /** Opens the core and loads the identity backend for direct calls. */
+    /** Starts the pipeline and the floors' echo threads. */
     @Setup(Level.Trial)
-    public void open() throws Exception
+    public void start()
     {
-        config = BenchModels.identity(maxBatch, instances);
-        outputs = new ReusingResponseAllocator(4L * elements, 256);
-        core = InferenceCore.open(CoreOptions.builder().model(config).idleMode(idle).build());
-        if (!core.isModelReady("identity", InferenceRequest.DEFAULT_VERSION))
-        {
-            throw new IllegalStateException("identity model did not load: " + core.repositoryIndex(false));
-        }
-        directContext = new ModelContext("identity", 1, config, null, null, PinnedAllocators.automatic());
-        direct = new IdentityBackendFactory().load(directContext);
+        served = Pipelines.create(pipeline, elements, maxBatch, idle);
+        spinNanos = Pipelines.callerSpinNanos(idle);
     }
 
-    /** Closes the core, the direct backend and the output memory. */
+    /** Stops everything. */
     @TearDown(Level.Trial)
-    public void close() throws Exception
+    public void stop()
     {
-        core.close();
-        direct.close();
-        outputs.close();
+        served.close();
     }
 
-    /** One caller thread: its request, listener, input, and its own engine for direct calls. */
+    /** One caller: its reused request. */
     @State(Scope.Thread)
     public static class Caller
     {
         private Arena arena;
-        private InferenceRequest request;
-        private final Completion completion = new Completion();
-        private Engine engine;
-        private FakeBatch batch;
-        private MemorySegment output;
+        private PipelineSlot slot;
 
         /**
-         * @param benchmark the benchmark (core, backend, allocator)
-         * @throws Exception when the engine cannot be created
+         * @param benchmark the benchmark whose pipeline makes the slot
          */
         @Setup(Level.Trial)
-        public void create(final OverheadBenchmark benchmark) throws Exception
+        public void create(final OverheadBenchmark benchmark)
         {
             arena = Arena.ofShared();
-            final long bytes = 4L * benchmark.elements;
-            final MemorySegment input = arena.allocate(bytes, 64);
-            input.fill((byte)1);
-            final long[] shape = {1, benchmark.elements};
-            request = new InferenceRequest("identity").addInput("INPUT0", DataType.FP32, shape, input)
-                .responseAllocator(benchmark.outputs);
-            engine = benchmark.direct.createEngine(new InstanceContext(benchmark.directContext,
-                "direct_" + Thread.currentThread().getName(), 0, ModelInstanceGroup.Kind.KIND_CPU, -1, List.of()));
-            output = arena.allocate(bytes, 64);
-            batch = new FakeBatch(benchmark.config, 1, arena).input("INPUT0", DataType.FP32, shape, input)
-                .outputInto("OUTPUT0", output);
+            slot = benchmark.served.newSlot(arena);
+            slot.input().fill((byte)1);
         }
 
-        /** Frees this caller's memory. */
+        /** Frees the caller's memory. */
         @TearDown(Level.Trial)
-        public void free() throws Exception
+        public void free()
         {
-            engine.close();
             arena.close();
         }
     }
 
     /**
-     * One request through the whole core, waited for.
+     * One request through the pipeline, listener path.
      *
-     * @param caller this thread's request and listener
+     * @param caller this thread's request
+     * @return the output row, so the call is not dead code
      */
     @Benchmark
-    public void core(final Caller caller)
+    public MemorySegment call(final Caller caller)
     {
-        caller.completion.reset();
-        core.submit(caller.request, caller.completion);
-        caller.completion.await();
+        final PipelineSlot slot = caller.slot;
+        slot.begin();
+        served.submit(slot);
+        slot.await(spinNanos);
+        return slot.output();
     }
 
-    /**
-     * The same request's engine call on the caller's thread.
-     *
-     * @param caller this thread's engine and batch
-     * @return the output, so the copy is not dead code
-     * @throws Exception when the engine fails
-     */
-    @Benchmark
-    public MemorySegment direct(final Caller caller) throws Exception
-    {
-        caller.engine.execute(caller.batch);
-        return caller.output;
-    }
+
+
 }

@@ -1,10 +1,13 @@
 /**
- * JMH microbenchmarks of Ingot's in-process path, each with its baseline in the same class: request intake
- * ({@link io.ingot.benchmarks.jmh.RingIntakeBenchmark}), batch assembly
- * ({@link io.ingot.benchmarks.jmh.AssemblyBenchmark}) and the overhead of the whole core over a direct engine call
- * ({@link io.ingot.benchmarks.jmh.OverheadBenchmark}, also the allocation benchmark with {@code -prof gc}).
+ * JMH microbenchmarks of Ingot's in-process path, each beside its baselines in the same run: the round trip of one
+ * request through Ingot and through the batchers it must beat ({@link io.ingot.benchmarks.jmh.OverheadBenchmark}),
+ * the floors of a thread hand-off ({@link io.ingot.benchmarks.jmh.FloorBenchmark}), intake with many producers
+ * ({@link io.ingot.benchmarks.jmh.IntakeBenchmark}), the application-facing future path and its allocation
+ * ({@link io.ingot.benchmarks.jmh.IngotPathsBenchmark}, with {@code -prof gc}), and batch assembly against the memcpy
+ * ceiling ({@link io.ingot.benchmarks.jmh.AssemblyBenchmark}). The pipelines are the perf module's
+ * ({@code io.ingot.perf.pipeline}), so {@code ingot perf baselines} measures the same code under load.
  *
- * <p>Run from the shaded jar: {@code java -jar benchmarks/target/benchmarks.jar RingIntake -t 2}. Every fork gets
+ * <p>Run from the shaded jar: {@code java -jar benchmarks/target/benchmarks.jar Overhead -t 1}. Every fork gets
  * {@code --enable-native-access=ALL-UNNAMED --add-opens java.base/jdk.internal.misc=ALL-UNNAMED} (Agrona) through
  * {@code jvmArgsPrepend}, so that {@code -jvmArgsAppend} on the command line (a profiler, say) adds to them.
  */

@@ -24,10 +24,13 @@ final class BenchRepository implements AutoCloseable
     /**
      * @param name      the model's name (its directory)
      * @param config    its {@code config.pbtxt}
-     * @param modelFile the file to link as {@code 1/model.onnx}, or {@code null} for a backend without files
+     * @param modelFile the file (or folder) to link into version 1, or {@code null} for a backend without files
+     * @param linkName  the name it gets there ({@code model.onnx}, {@code model.pt}, {@code xgboost.json},
+     *                  {@code model.savedmodel})
      * @return the repository
      */
-    static BenchRepository create(final String name, final String config, final Path modelFile)
+    static BenchRepository create(final String name, final String config, final Path modelFile,
+        final String linkName)
     {
         try
         {
@@ -36,7 +39,7 @@ final class BenchRepository implements AutoCloseable
             Files.writeString(root.resolve(name).resolve("config.pbtxt"), config);
             if (modelFile != null)
             {
-                Files.createSymbolicLink(version.resolve("model.onnx"), modelFile.toAbsolutePath());
+                Files.createSymbolicLink(version.resolve(linkName), modelFile.toAbsolutePath());
             }
             return new BenchRepository(root);
         }
@@ -55,6 +58,16 @@ final class BenchRepository implements AutoCloseable
     /** Deletes the repository (the linked model file stays). */
     @Override
     public void close()
+    {
+        delete(root);
+    }
+
+    /**
+     * Deletes a folder and everything in it, links themselves but not what they point at.
+     *
+     * @param root the folder
+     */
+    static void delete(final Path root)
     {
         try (Stream<Path> paths = Files.walk(root))
         {

@@ -1,5 +1,7 @@
 /**
- * Pieces the benchmarks share: a response listener a caller can wait on, a response allocator that reuses its memory,
- * a single-request {@link io.ingot.backend.Batch} for calling an engine directly, and model configurations.
+ * Pieces the load generator and the JMH benchmarks share: a response listener a caller can wait on
+ * ({@link io.ingot.perf.support.Completion}), a response allocator that reuses its memory
+ * ({@link io.ingot.perf.support.ReusingResponseAllocator}), and model configurations
+ * ({@link io.ingot.perf.support.BenchModels}).
  */
 package io.ingot.perf.support;

@@ -3,7 +3,6 @@ package io.ingot.ipc.client;
 import io.ingot.ipc.ClientEntryDescriptor;
 import io.ingot.ipc.ClientEntryFlyweight;
 import io.ingot.ipc.Doorbell;
-import io.ingot.ipc.DoorbellIdler;
 import io.ingot.ipc.FrameText;
 import io.ingot.ipc.HeaderDescriptor;
 import io.ingot.ipc.HeaderFlyweight;
@@ -79,8 +78,8 @@ public final class IpcClient implements AutoCloseable
 
     /** Longest sleep on the response doorbell before the server's liveness is checked again. */
     private static final long MAX_SLEEP_NANOS = 5_000_000L;
-    private static final int MAX_SPINS = 100;
-    /** Yielding this long covers a fast round trip without a sleep; longer waits sleep on the doorbell. */
+    /** Spinning, then yielding this long covers a fast round trip without a sleep; longer waits sleep. */
+    private static final long SPIN_NANOS = 5_000L;
     private static final long MAX_YIELD_NANOS = 50_000L;
 
     private final IpcRegion region;
@@ -90,7 +89,7 @@ public final class IpcClient implements AutoCloseable
     private final HeaderFlyweight header;
     private final ClientEntryFlyweight entry = new ClientEntryFlyweight();
     private final Doorbell serverBell;
-    private final DoorbellIdler responseIdler;
+    private final io.ingot.agent.IdleStrategy responseIdler;
     private final int slot;
     private final long generation;
     private final long serverPid;
@@ -134,9 +133,9 @@ public final class IpcClient implements AutoCloseable
         this.serverPidNamespace = header.serverPidNamespace();
         entry.wrap(memory, layout.clientEntryOffset(slot));
         this.serverBell = Doorbell.server(memory);
-        this.responseIdler = options.busySpin() ? DoorbellIdler.spinning()
-            : new DoorbellIdler(Doorbell.client(memory, layout.clientEntryOffset(slot)), () -> responses.hasRecord(),
-                MAX_SPINS, MAX_YIELD_NANOS);
+        this.responseIdler = options.busySpin() ? new io.ingot.agent.SpinningIdleStrategy()
+            : new io.ingot.agent.BackoffIdleStrategy(Doorbell.client(memory, layout.clientEntryOffset(slot)),
+                () -> responses.hasRecord(), SPIN_NANOS, MAX_YIELD_NANOS);
     }
 
     /**

@@ -1,5 +1,8 @@
 package io.ingot.server.ipc;
 
+import io.ingot.agent.BackoffIdleStrategy;
+import io.ingot.agent.IdleStrategy;
+import io.ingot.agent.SpinningIdleStrategy;
 import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceCore;
@@ -9,7 +12,6 @@ import io.ingot.device.HostRegistration;
 import io.ingot.ipc.ClientEntryDescriptor;
 import io.ingot.ipc.ClientEntryFlyweight;
 import io.ingot.ipc.Doorbell;
-import io.ingot.ipc.DoorbellIdler;
 import io.ingot.ipc.FrameText;
 import io.ingot.ipc.HeaderDescriptor;
 import io.ingot.ipc.InferFrameDecoder;
@@ -57,9 +59,6 @@ public final class IpcServer implements AutoCloseable
     private static final long SCAN_PERIOD_NANOS = 2_000_000L;
     private static final long CLOSE_DRAIN_NANOS = 10_000_000_000L;
     private static final int MAX_CACHED_NAMES = 4096;
-    private static final int MAX_SPINS = 100;
-    private static final long BLOCKING_YIELD_NANOS = 20_000L;
-    private static final long BACKOFF_YIELD_NANOS = 1_000_000L;
 
     private final InferenceCore core;
     private final IpcRegion region;
@@ -72,7 +71,7 @@ public final class IpcServer implements AutoCloseable
     private final ConcurrentHashMap<String, byte[]> nameBytes = new ConcurrentHashMap<>();
     private final HostRegistration pinning;
     private final Doorbell bell;
-    private final DoorbellIdler idler;
+    private final IdleStrategy idler;
     private final Thread thread;
     private final AtomicBoolean closing = new AtomicBoolean();
     private volatile boolean running = true;
@@ -106,9 +105,9 @@ public final class IpcServer implements AutoCloseable
         this.bell = Doorbell.server(memory);
         this.idler = switch (options.idleMode())
         {
-            case SPINNING -> DoorbellIdler.spinning();
-            case BACKOFF -> new DoorbellIdler(bell, this::hasReadableRequest, MAX_SPINS, BACKOFF_YIELD_NANOS);
-            case BLOCKING -> new DoorbellIdler(bell, this::hasReadableRequest, MAX_SPINS, BLOCKING_YIELD_NANOS);
+            case SPINNING -> new SpinningIdleStrategy();
+            case BACKOFF -> BackoffIdleStrategy.backoff(bell, this::hasReadableRequest);
+            case BLOCKING -> BackoffIdleStrategy.blocking(bell, this::hasReadableRequest);
         };
         this.thread = new Thread(this::run, "ingot-ipc-" + region.name());
         this.thread.setDaemon(true);

@@ -9,6 +9,7 @@ import io.ingot.server.proto.ModelInferResponse;
 import io.ingot.server.testing.InferBody;
 import io.ingot.server.testing.InferResult;
 import io.ingot.server.testing.ServingFixture;
+import io.ingot.testing.ChildProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -163,7 +164,7 @@ class SeedFlowTest
     {
         final Path script = Path.of("..", "clients", "python", "seed_flow_http.py").toAbsolutePath().normalize();
         assertTrue(Files.isRegularFile(script), script + " is missing");
-        final String python = python3();
+        final String python = ChildProcess.python3();
         Assumptions.assumeTrue(python != null, "python3 is not installed: the Python seed flow is skipped");
         final Process process = new ProcessBuilder(python, script.toString(), server.httpUrl(), "add_sub")
             .redirectErrorStream(true).start();
@@ -176,25 +177,5 @@ class SeedFlowTest
         assertTrue(finished, "the script did not finish: " + output);
         assertEquals(0, process.exitValue(), output);
         assertTrue(output.contains("10 requests answered correctly"), output);
-    }
-
-    private static String python3()
-    {
-        for (final String candidate : new String[] {"python3", "/usr/bin/python3"})
-        {
-            try
-            {
-                final Process probe = new ProcessBuilder(candidate, "--version").redirectErrorStream(true).start();
-                if (probe.waitFor(20, TimeUnit.SECONDS) && probe.exitValue() == 0)
-                {
-                    return candidate;
-                }
-            }
-            catch (final IOException | InterruptedException absent)
-            {
-                // try the next one
-            }
-        }
-        return null;
     }
 }

@@ -113,7 +113,10 @@ final class IpcTestSupport
             .slabBytes(4L << 20)
             .maxInFlight(32)
             .heartbeatInterval(Duration.ofMillis(50))
-            .livenessTimeout(Duration.ofSeconds(3));
+            // Generous: a client JVM that is starting up on a loaded 2-core machine (CI, or several builds at once)
+            // can stall for seconds before its heartbeat thread runs. Dead clients are found by their process
+            // probe, not by this timeout, so the tests lose no coverage.
+            .livenessTimeout(Duration.ofSeconds(15));
     }
 
     static void putFloats(final MemorySegment segment, final float[] values)

@@ -1,0 +1,186 @@
+package io.ingot.api;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A reusable future for one request at a time: submit with it as the listener, {@link #await()} the response, close
+ * the response, {@link #reset()}, submit again. Unlike a {@code CompletableFuture} (which {@link
+ * InferenceCore#submit(InferenceRequest)} returns, one per call), it allocates nothing per request.
+ *
+ * <pre>{@code
+ * ResponseFuture future = new ResponseFuture();
+ * while (running)
+ * {
+ *     future.reset();
+ *     core.submit(request, future);
+ *     try (InferenceResponse response = future.await().throwIfError())
+ *     {
+ *         ...
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Waiting: the caller spins for {@link #spinNanos()} (by default {@value #DEFAULT_SPIN_NANOS} ns: a response that
+ * comes back within that costs no wake-up at all), then parks. The thread that delivers the response unparks the caller
+ * only if it parked, so a caller costs at most one wake-up per response, and a spinning caller none.
+ *
+ * <p>Threads: one caller awaits; the core completes it from one of its threads. {@link #reset()} only while no
+ * request is in flight with it.
+ */
+public final class ResponseFuture implements ResponseListener
+{
+    /** How long {@link #await()} spins before it parks, by default. */
+    public static final long DEFAULT_SPIN_NANOS = 20_000L;
+
+    private static final VarHandle PARKED;
+
+    static
+    {
+        try
+        {
+            PARKED = MethodHandles.lookup().findVarHandle(ResponseFuture.class, "parked", int.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    private final long spinNanos;
+    private volatile InferenceResponse response;
+    private volatile int parked;
+    private volatile Thread waiter;
+
+    /** A future that spins {@value #DEFAULT_SPIN_NANOS} ns before it parks. */
+    public ResponseFuture()
+    {
+        this(DEFAULT_SPIN_NANOS);
+    }
+
+    /**
+     * @param spinNanos how long {@link #await()} spins before it parks: 0 parks at once, {@link Long#MAX_VALUE} never
+     *                  parks (busy-waits, one core)
+     */
+    public ResponseFuture(final long spinNanos)
+    {
+        if (spinNanos < 0)
+        {
+            throw new IllegalArgumentException("spin time must be >= 0 ns, was " + spinNanos);
+        }
+        this.spinNanos = spinNanos;
+    }
+
+    /** @return how long {@link #await()} spins before it parks */
+    public long spinNanos()
+    {
+        return spinNanos;
+    }
+
+    /** Called by the core with the response; wakes the caller if it parked. */
+    @Override
+    public void onResponse(final InferenceResponse delivered)
+    {
+        response = delivered;
+        VarHandle.fullFence();
+        if ((int)PARKED.getVolatile(this) != 0)
+        {
+            LockSupport.unpark(waiter);
+        }
+    }
+
+    /**
+     * Waits for the response.
+     *
+     * @return the response (its owner is now the caller, who closes it)
+     */
+    public InferenceResponse await()
+    {
+        final InferenceResponse ready = spinFor(spinNanos);
+        if (ready != null)
+        {
+            return ready;
+        }
+        waiter = Thread.currentThread();
+        PARKED.setVolatile(this, 1);
+        VarHandle.fullFence();
+        InferenceResponse arrived;
+        while ((arrived = response) == null)
+        {
+            LockSupport.park(this);
+        }
+        PARKED.setRelease(this, 0);
+        return arrived;
+    }
+
+    /**
+     * Waits for the response, at most {@code timeout}.
+     *
+     * @param timeout the longest wait
+     * @return the response, or {@code null} when none arrived in time (the request stays in flight)
+     */
+    public InferenceResponse await(final Duration timeout)
+    {
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        final InferenceResponse ready = spinFor(Math.min(spinNanos, timeout.toNanos()));
+        if (ready != null)
+        {
+            return ready;
+        }
+        waiter = Thread.currentThread();
+        PARKED.setVolatile(this, 1);
+        VarHandle.fullFence();
+        InferenceResponse arrived;
+        try
+        {
+            while ((arrived = response) == null)
+            {
+                final long left = deadline - System.nanoTime();
+                if (left <= 0)
+                {
+                    return null;
+                }
+                LockSupport.parkNanos(this, left);
+            }
+        }
+        finally
+        {
+            PARKED.setRelease(this, 0);
+        }
+        return arrived;
+    }
+
+    /** @return whether the response has arrived */
+    public boolean isDone()
+    {
+        return response != null;
+    }
+
+    /** Forgets the last response, before the next submission with this future. */
+    public void reset()
+    {
+        response = null;
+    }
+
+    private InferenceResponse spinFor(final long nanos)
+    {
+        InferenceResponse ready = response;
+        if (ready != null || nanos == 0)
+        {
+            return ready;
+        }
+        final long start = System.nanoTime();
+        int spins = 0;
+        while ((ready = response) == null)
+        {
+            Thread.onSpinWait();
+            if ((++spins & 63) == 0 && nanos != Long.MAX_VALUE && System.nanoTime() - start >= nanos)
+            {
+                return null;
+            }
+        }
+        return ready;
+    }
+}

@@ -1,0 +1,2 @@
+/** jcstress tests of the statistics cells: a snapshot never holds half a batch. */
+package io.ingot.stats;

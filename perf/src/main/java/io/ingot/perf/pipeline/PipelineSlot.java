@@ -1,0 +1,141 @@
+package io.ingot.perf.pipeline;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One caller's reusable request to a {@link Pipeline}: an input row and the memory its output row is written to, and
+ * its completion. Every pipeline under comparison completes slots the same way — the completing thread unparks the
+ * caller only if it parked — so the comparison measures the pipelines, not their callers. One caller at a time.
+ */
+public final class PipelineSlot
+{
+    private static final VarHandle PARKED;
+
+    static
+    {
+        try
+        {
+            PARKED = MethodHandles.lookup().findVarHandle(PipelineSlot.class, "parked", int.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    private final MemorySegment input;
+    private final MemorySegment output;
+    private final Object attachment;
+    private volatile boolean done = true;
+    private volatile int parked;
+    private volatile Thread waiter;
+    private volatile String failure;
+
+    /**
+     * @param input      the request's input row
+     * @param output     where its output row goes
+     * @param attachment a pipeline's own per-slot state (Ingot's request), or {@code null}
+     */
+    PipelineSlot(final MemorySegment input, final MemorySegment output, final Object attachment)
+    {
+        this.input = input;
+        this.output = output;
+        this.attachment = attachment;
+    }
+
+    /** @return the input row */
+    public MemorySegment input()
+    {
+        return input;
+    }
+
+    /** @return the output row */
+    public MemorySegment output()
+    {
+        return output;
+    }
+
+    Object attachment()
+    {
+        return attachment;
+    }
+
+    /** Marks the slot in flight; the caller calls it just before submitting. */
+    public void begin()
+    {
+        done = false;
+        failure = null;
+    }
+
+    /** The pipeline: the request finished; wakes the caller if it parked. */
+    void complete()
+    {
+        done = true;
+        VarHandle.fullFence();
+        if ((int)PARKED.getVolatile(this) != 0)
+        {
+            LockSupport.unpark(waiter);
+        }
+    }
+
+    /**
+     * The pipeline: the request failed.
+     *
+     * @param message why
+     */
+    void fail(final String message)
+    {
+        failure = message;
+        complete();
+    }
+
+    /** @return whether the request finished */
+    public boolean isDone()
+    {
+        return done;
+    }
+
+    /**
+     * Waits for the request: spins {@code spinNanos}, then parks.
+     *
+     * @param spinNanos how long to spin first ({@link Long#MAX_VALUE}: never park)
+     * @throws IllegalStateException when the request failed
+     */
+    public void await(final long spinNanos)
+    {
+        if (!done)
+        {
+            final long start = System.nanoTime();
+            int spins = 0;
+            while (!done)
+            {
+                Thread.onSpinWait();
+                if ((++spins & 63) == 0 && spinNanos != Long.MAX_VALUE && System.nanoTime() - start >= spinNanos)
+                {
+                    parkUntilDone();
+                    break;
+                }
+            }
+        }
+        final String failed = failure;
+        if (failed != null)
+        {
+            throw new IllegalStateException(failed);
+        }
+    }
+
+    private void parkUntilDone()
+    {
+        waiter = Thread.currentThread();
+        PARKED.setVolatile(this, 1);
+        VarHandle.fullFence();
+        while (!done)
+        {
+            LockSupport.park(this);
+        }
+        PARKED.setRelease(this, 0);
+    }
+}

@@ -1,0 +1,53 @@
+package io.ingot.perf.pipeline;
+
+import io.ingot.api.IdleMode;
+import io.ingot.config.proto.ModelConfig;
+import io.ingot.perf.support.BenchModels;
+
+import java.util.List;
+
+/**
+ * Builds the pipelines of the comparison by name, each configured alike: the identity model with
+ * {@code max_batch_size} {@code maxBatch}, no queue delay (Triton's and Ingot's default; DJL's with
+ * {@code maxBatchDelay} 0), one instance (the DJL-style worker is its one instance).
+ */
+public final class Pipelines
+{
+    /** Every pipeline, in report order. */
+    public static final List<String> NAMES = List.of("ingot", "djl-style", "triton-style", "direct");
+
+    private Pipelines()
+    {
+    }
+
+    /**
+     * @param name     {@code ingot}, {@code djl-style}, {@code triton-style} or {@code direct}
+     * @param width    FP32 elements per request
+     * @param maxBatch the most requests per batch
+     * @param idle     how Ingot's threads wait (the baselines block as their designs do)
+     * @return the pipeline, started
+     * @throws IllegalArgumentException for an unknown name, listing the known ones
+     */
+    public static Pipeline create(final String name, final long width, final int maxBatch, final IdleMode idle)
+    {
+        final ModelConfig config = BenchModels.identity(maxBatch, 1);
+        return switch (name)
+        {
+            case "ingot" -> new IngotPipeline(config, width, idle);
+            case "djl-style" -> new DjlStylePipeline(config, width, maxBatch, 0);
+            case "triton-style" -> new TritonStylePipeline(config, width, maxBatch, 0, 1);
+            case "direct" -> new DirectPipeline(config, width);
+            default -> throw new IllegalArgumentException("unknown pipeline '" + name + "'; expected one of "
+                + NAMES);
+        };
+    }
+
+    /**
+     * @param idle the idle mode under test
+     * @return how long a caller spins before it parks while it waits for its response under that mode
+     */
+    public static long callerSpinNanos(final IdleMode idle)
+    {
+        return idle == IdleMode.SPINNING ? Long.MAX_VALUE : 20_000L;
+    }
+}

@@ -1,0 +1,505 @@
+package io.ingot.dispatch;
+
+import io.ingot.agent.Bell;
+import io.ingot.api.ErrorCode;
+import io.ingot.api.InferenceException;
+import io.ingot.api.InferenceRequest;
+import io.ingot.ring.RequestRing;
+import io.ingot.scheduler.BatchPolicy;
+import io.ingot.scheduler.EndedRequests;
+import io.ingot.scheduler.FormedBatch;
+import io.ingot.scheduler.LevelAdmission;
+import io.ingot.scheduler.NanoClock;
+import io.ingot.scheduler.PendingRequest;
+import io.ingot.scheduler.SchedulerSettings;
+
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * The hand-off between the threads that submit one model version's requests and the instances that run them, with
+ * no thread in between: a request crosses one thread boundary — from its caller, through the intake ring, to the
+ * instance whose engine runs it.
+ *
+ * <p><b>The batching role.</b> The {@link BatchPolicy} is single-threaded; whoever holds the role may drain the ring
+ * into it and ask it for a batch. An idle instance takes the role and keeps it while it waits (for an arrival, or for
+ * the queue delay): it is the <em>watcher</em>, and a producer that publishes rings its bell. When the policy
+ * dispatches a batch, the watcher gives the role up before it executes, and rings one <em>following</em> instance
+ * (idle, asleep) if work is left, which takes the role in turn. While every instance is busy nobody holds the role;
+ * requests wait in the ring (Triton forms no batch while no instance is free either) and the first instance to finish
+ * drains them — except what must be answered on time: a cancellation, or a queue timeout under a REJECT policy, is
+ * handled by the core's {@link Timekeeper}, which takes the role for a sweep when it is free.
+ *
+ * <p><b>Wake-ups.</b> A producer rings the watcher's bell, or, when there is none, one following instance's; a bell
+ * costs a system call only when its owner has armed it (is asleep or about to be). Both sides fence between
+ * publishing and looking, so no wake-up is lost (the {@link Bell} protocol; jcstress tests in the
+ * concurrency-tests module).
+ *
+ * <p><b>Producers' cost.</b> A submission claims one ring slot — the only shared read-modify-write on its path, apart
+ * from a compare-and-set on its priority level's counter when that level has a {@code max_queue_size} — reads a few
+ * volatile fields, and signals only a thread that sleeps. A full ring does not block it: it drains the ring into the
+ * policy itself when the role is free, and spins otherwise.
+ *
+ * <p><b>Stopping.</b> {@link #stop()} refuses new requests; a producer that claimed a slot after the stop publishes a
+ * tombstone and is refused, so every request is either refused synchronously or answered exactly once: the holder
+ * of the role at stop waits for every claimed slot to be published and ends every queued request.
+ *
+ * <p>Thread-safe: {@link #submit} and {@link #requestSweep} from any thread; the role operations from instances and
+ * the timekeeper.
+ */
+public final class ModelScheduler
+{
+    /** {@link #roleHolder()}: nobody holds the role. */
+    public static final int FREE = 0;
+    /** Role holder id of the core's timekeeper. */
+    public static final int TIMEKEEPER = -1;
+    /** Role holder id of a producer draining a full ring. */
+    public static final int PRODUCER = -2;
+    /** Role holder id of the thread that stops the model. */
+    public static final int STOPPER = -3;
+
+    private final String modelName;
+    private final SchedulerSettings settings;
+    private final BatchPolicy policy;
+    private final LevelAdmission admission;
+    private final RequestRing<PendingRequest> ring;
+    private final NanoClock clock;
+    private final Timekeeper timekeeper;
+    private final boolean rejectTimeouts;
+    private final Consumer<PendingRequest> intake;
+    private final AtomicInteger role = new AtomicInteger(FREE);
+    private Seat[] seats = new Seat[0];
+
+    private volatile Bell watcher;
+    private volatile boolean stopping;
+    private volatile boolean sweepRequested;
+    private volatile long timekeeperWakeNs = BatchPolicy.NO_DEADLINE;
+    private volatile int queued;
+    private long nextOrderSequence;
+
+    /**
+     * @param modelName  the model, for messages
+     * @param settings   its scheduling settings
+     * @param policy     its batch-formation policy
+     * @param admission  its per-level queue limits (the same the policy releases)
+     * @param ringSize   intake ring slots, a power of two
+     * @param clock      the time the scheduler and its policy run on
+     * @param timekeeper the core's timekeeper, which sweeps while every instance is busy
+     */
+    public ModelScheduler(final String modelName, final SchedulerSettings settings, final BatchPolicy policy,
+        final LevelAdmission admission, final int ringSize, final NanoClock clock, final Timekeeper timekeeper)
+    {
+        this.modelName = modelName;
+        this.settings = settings;
+        this.policy = policy;
+        this.admission = admission;
+        this.ring = new RequestRing<>(ringSize);
+        this.clock = clock;
+        this.timekeeper = timekeeper;
+        boolean rejects = !settings.defaultPolicy().delayOnTimeout()
+            && settings.defaultPolicy().defaultTimeoutNs() != 0;
+        for (final var policyOfLevel : settings.levelPolicies().values())
+        {
+            rejects |= !policyOfLevel.delayOnTimeout() && policyOfLevel.defaultTimeoutNs() != 0;
+        }
+        this.rejectTimeouts = settings.dynamic() && rejects;
+        this.intake = policy::enqueue;
+    }
+
+    /**
+     * Sets the seats of the model's instances (once, before any request).
+     *
+     * @param instanceSeats one per instance, by index
+     */
+    public void seat(final Seat[] instanceSeats)
+    {
+        this.seats = instanceSeats.clone();
+    }
+
+    /** @return the clock the scheduler runs on */
+    public NanoClock clock()
+    {
+        return clock;
+    }
+
+    // ----- producers -----
+
+    /**
+     * Accepts a request (any thread): maps its priority to its level, applies the level's queue limit synchronously,
+     * and publishes it into the intake ring. {@code pending.request}, {@code listener}, {@code batchSize} and the
+     * input bookkeeping must be filled in; this method sets the level, the timeout and the acceptance time.
+     *
+     * @param pending the request's bookkeeping
+     * @throws InferenceException UNAVAILABLE when the level's queue is full or the model is stopping
+     */
+    public void submit(final PendingRequest pending)
+    {
+        final InferenceRequest request = pending.request;
+        if (stopping)
+        {
+            throw stoppingError(request);
+        }
+        final long level = settings.levelOf(request.priority());
+        pending.level = level;
+        if (settings.dynamic())
+        {
+            pending.timeoutNs = settings.policyOf(level).timeoutNs(request.timeoutMicros());
+            if (!admission.tryAdmit(level))
+            {
+                throw new InferenceException(ErrorCode.UNAVAILABLE, "[request id: " + idOf(request)
+                    + "] Exceeds maximum queue size");
+            }
+        }
+        else
+        {
+            pending.timeoutNs = 0;
+        }
+        pending.acceptedNs = clock.nanoTime();
+        long sequence;
+        while ((sequence = ring.tryClaim()) == RequestRing.FULL)
+        {
+            helpDrain();
+        }
+        // The claim above is a full fence: a stop that read the ring's cursor before it is seen here.
+        if (stopping)
+        {
+            ring.publish(sequence, null);
+            admission.release(level);
+            throw stoppingError(request);
+        }
+        ring.publish(sequence, pending);
+        VarHandle.fullFence();
+        final Bell current = watcher;
+        if (current != null)
+        {
+            current.ring();
+        }
+        else if (!ringFollower() && rejectTimeouts && pending.timeoutNs != 0
+            && pending.acceptedNs + pending.timeoutNs < timekeeperWakeNs)
+        {
+            // Nobody idle: only the timekeeper can answer this request's REJECT timeout on time, and it does not know
+            // of it yet (its next sweep comes later than this deadline).
+            sweepRequested = true;
+            timekeeper.wake();
+        }
+    }
+
+    /**
+     * Says a queued request was cancelled (any thread): whoever watches, or the timekeeper, answers it promptly.
+     */
+    public void requestSweep()
+    {
+        sweepRequested = true;
+        VarHandle.fullFence();
+        final Bell current = watcher;
+        if (current != null)
+        {
+            current.ring();
+        }
+        else if (!ringFollower())
+        {
+            timekeeper.wake();
+        }
+    }
+
+    /** A full ring: drain it into the policy if the role is free, so that producers never wait on busy instances. */
+    private void helpDrain()
+    {
+        if (tryAcquireRole(PRODUCER))
+        {
+            try
+            {
+                ring.drain(intake);
+                queued = policy.queuedRequests();
+            }
+            finally
+            {
+                releaseRole(PRODUCER);
+            }
+            if (!ringFollower())
+            {
+                callTimekeeper();
+            }
+        }
+        else
+        {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Rings one following instance, if any: it will take the role. */
+    private boolean ringFollower()
+    {
+        for (final Seat seat : seats)
+        {
+            if (seat.isFollowing())
+            {
+                seat.bell().ring();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ----- the batching role -----
+
+    /**
+     * @param holder the caller's id: instance index + 1, {@link #TIMEKEEPER} or {@link #PRODUCER}
+     * @return whether the caller holds the role now (it may already have held it)
+     */
+    public boolean tryAcquireRole(final int holder)
+    {
+        final int current = role.get();
+        return current == holder || current == FREE && role.compareAndSet(FREE, holder);
+    }
+
+    /**
+     * @param holder the caller's id
+     * @return whether the caller holds the role
+     */
+    public boolean holdsRole(final int holder)
+    {
+        return role.get() == holder;
+    }
+
+    /** @return whether nobody holds the role */
+    public boolean isRoleFree()
+    {
+        return role.get() == FREE;
+    }
+
+    /** @return the role's holder: an instance index + 1, {@link #TIMEKEEPER}, {@link #PRODUCER}, or {@link #FREE} */
+    public int roleHolder()
+    {
+        return role.get();
+    }
+
+    /**
+     * Gives the role up (its holder only).
+     *
+     * @param holder the caller's id
+     */
+    public void releaseRole(final int holder)
+    {
+        if (watcher != null && role.get() == holder)
+        {
+            watcher = null;
+        }
+        role.compareAndSet(holder, FREE);
+    }
+
+    /**
+     * Role holder: drains the ring into the policy and asks it what the free instance runs.
+     *
+     * @param instance the free instance's index
+     * @param batch    receives the batch or the time to ask again
+     * @param ended    receives the requests that ended meanwhile
+     * @return the policy's status ({@link BatchPolicy#DISPATCH}, {@link BatchPolicy#WAIT}, {@link BatchPolicy#EMPTY})
+     */
+    public int decide(final int instance, final FormedBatch batch, final EndedRequests ended)
+    {
+        sweepRequested = false;
+        ring.drain(intake);
+        final int status = policy.decide(clock.nanoTime(), instance, batch, ended);
+        if (status == BatchPolicy.DISPATCH && settings.preserveOrdering())
+        {
+            for (int i = 0; i < batch.count(); i++)
+            {
+                batch.get(i).orderSequence = nextOrderSequence++;
+            }
+        }
+        queued = policy.queuedRequests();
+        return status;
+    }
+
+    /**
+     * Role holder, idle: becomes the watcher producers ring. Call before the idle strategy arms the bell.
+     *
+     * @param bell the holder's bell
+     */
+    public void watch(final Bell bell)
+    {
+        watcher = bell;
+    }
+
+    /**
+     * Role holder that dispatched a batch: gives the role up and, if work is left, rings one following instance to
+     * take it over. Call before executing the batch.
+     *
+     * @param holder the caller's id
+     */
+    public void handOff(final int holder)
+    {
+        final boolean workLeft = queued > 0;
+        releaseRole(holder);
+        if ((workLeft || !ring.isEmpty()) && !ringFollower())
+        {
+            callTimekeeper();
+        }
+    }
+
+    /** Every instance is busy and requests are queued: the timekeeper keeps their REJECT timeouts. */
+    private void callTimekeeper()
+    {
+        if (rejectTimeouts)
+        {
+            sweepRequested = true;
+            timekeeper.wake();
+        }
+    }
+
+    /** Timekeeper: an instance holds the role and keeps the model's time itself; stop waking for it. */
+    public void standDown()
+    {
+        timekeeperWakeNs = BatchPolicy.NO_DEADLINE;
+    }
+
+    /**
+     * Timekeeper, role held: drains the ring and ends what must be answered on time.
+     *
+     * @param ended receives the ended requests
+     * @return when the next REJECT deadline passes, or {@link BatchPolicy#NO_DEADLINE}
+     */
+    public long sweep(final EndedRequests ended)
+    {
+        sweepRequested = false;
+        ring.drain(intake);
+        final long next = policy.sweep(clock.nanoTime(), ended);
+        queued = policy.queuedRequests();
+        timekeeperWakeNs = next;
+        return next;
+    }
+
+    /**
+     * Timekeeper, after {@link #sweep}: gives the role up and, if requests are left, rings one following instance to
+     * take it. An instance that finished its batch while the timekeeper swept found the role taken and sleeps as a
+     * follower; without this ring it would sleep on with work queued until the next arrival.
+     */
+    public void releaseAfterSweep()
+    {
+        releaseRole(TIMEKEEPER);
+        if (queued > 0 || !ring.isEmpty())
+        {
+            ringFollower();
+        }
+    }
+
+    /**
+     * @param nowNs the current time
+     * @return whether the timekeeper should sweep now: a cancellation or an early deadline is waiting, or a REJECT
+     *         deadline passed
+     */
+    public boolean needsSweep(final long nowNs)
+    {
+        return sweepRequested || timekeeperWakeNs <= nowNs;
+    }
+
+    /** @return when the timekeeper next has to sweep this model, or {@link BatchPolicy#NO_DEADLINE} */
+    public long timekeeperWakeNs()
+    {
+        return timekeeperWakeNs;
+    }
+
+    /** @return whether the watcher has something to look at: an arrival, a cancellation, or the stop */
+    public boolean hasNews()
+    {
+        return stopping || sweepRequested || !ring.isEmpty();
+    }
+
+    // ----- stopping -----
+
+    /** Refuses new requests and wakes every thread of the model, so that the role's next holder ends the queue. */
+    public void stop()
+    {
+        stopping = true;
+        VarHandle.fullFence();
+        final Bell current = watcher;
+        if (current != null)
+        {
+            current.ring();
+        }
+        for (final Seat seat : seats)
+        {
+            seat.bell().ring();
+        }
+        timekeeper.wake();
+    }
+
+    /**
+     * The stopping thread, after {@link #stop()}: ends every queued request now, also while every instance is busy
+     * executing (their batches finish normally). Waits for the role, which any holder gives up promptly once woken.
+     *
+     * @param ended receives the queued requests, each with {@code Ending.STOPPING}
+     */
+    public void endQueueAtStop(final EndedRequests ended)
+    {
+        while (!tryAcquireRole(STOPPER))
+        {
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+        try
+        {
+            drainForStop(ended);
+        }
+        finally
+        {
+            releaseRole(STOPPER);
+        }
+    }
+
+    /** @return true once {@link #stop()} was called */
+    public boolean isStopping()
+    {
+        return stopping;
+    }
+
+    /**
+     * Role holder, after {@link #stop()}: waits for every slot claimed before the stop to be published, then ends every
+     * queued request. Idempotent.
+     *
+     * @param ended receives them, each with {@code Ending.STOPPING}
+     */
+    public void drainForStop(final EndedRequests ended)
+    {
+        final long claimed = ring.claimed();
+        while (ring.drained() < claimed)
+        {
+            ring.drain(intake);
+            Thread.onSpinWait();
+        }
+        policy.drain(ended);
+        queued = 0;
+    }
+
+    // ----- monitoring -----
+
+    /** @return requests accepted and not yet in a batch or answered (a racy count, for diagnostics) */
+    public long queuedRequests()
+    {
+        return ring.occupancy() + queued;
+    }
+
+    /** @return the model's name */
+    public String modelName()
+    {
+        return modelName;
+    }
+
+    private InferenceException stoppingError(final InferenceRequest request)
+    {
+        return new InferenceException(ErrorCode.UNAVAILABLE, "[request id: " + idOf(request)
+            + "] Server is stopping, scheduler for model has stopped accepting new inference requests");
+    }
+
+    /**
+     * @param request a request
+     * @return its id, or Triton's {@code <id_unknown>}
+     */
+    public static String idOf(final InferenceRequest request)
+    {
+        final String id = request.id();
+        return id.isEmpty() ? "<id_unknown>" : id;
+    }
+}

@@ -1,0 +1,158 @@
+package io.ingot.instance;
+
+import io.ingot.agent.Agent;
+import io.ingot.dispatch.EndedAnswerer;
+import io.ingot.dispatch.ModelScheduler;
+import io.ingot.dispatch.Seat;
+import io.ingot.scheduler.BatchPolicy;
+import io.ingot.scheduler.EndedRequests;
+import io.ingot.scheduler.FormedBatch;
+
+/**
+ * The duty cycle of one model instance's thread: when idle it takes its model's batching role, drains the intake
+ * ring into the policy and asks for a batch; it executes the batch itself, so a request crosses one thread boundary
+ * (from its caller to this thread) before its engine runs, and its response is delivered from here. While it waits
+ * (for an arrival, or for the queue delay) it keeps the role and is the thread producers ring; when another instance
+ * leads, it follows: asleep until the leader hands the role on. See {@link ModelScheduler}.
+ *
+ * <p>Runs on its own thread under an {@link io.ingot.agent.AgentRunner}; {@link #hasWork()} is its idle strategy's
+ * last look before it sleeps on its seat's bell.
+ */
+public final class InstanceAgent implements Agent
+{
+    private final ModelScheduler scheduler;
+    private final ModelInstance instance;
+    private final int index;
+    private final int holder;
+    private final Seat seat = new Seat();
+    private final FormedBatch batch;
+    private final EndedRequests ended = new EndedRequests();
+    private final EndedAnswerer answerer;
+    private final String roleName;
+    private long deadline = NO_DEADLINE;
+    private volatile boolean done;
+
+    /**
+     * @param scheduler the model's scheduler
+     * @param instance  the instance's engine and staging
+     * @param index     the instance's index among the model's instances
+     * @param maxBatch  the model's {@code max(1, max_batch_size)}
+     * @param answerer  answers the requests the policy ends
+     * @param roleName  the thread's name
+     */
+    public InstanceAgent(final ModelScheduler scheduler, final ModelInstance instance, final int index,
+        final int maxBatch, final EndedAnswerer answerer, final String roleName)
+    {
+        this.scheduler = scheduler;
+        this.instance = instance;
+        this.index = index;
+        this.holder = index + 1;
+        this.batch = new FormedBatch(maxBatch);
+        this.answerer = answerer;
+        this.roleName = roleName;
+    }
+
+    /** @return the instance's seat at its scheduler */
+    public Seat seat()
+    {
+        return seat;
+    }
+
+    @Override
+    public int doWork()
+    {
+        deadline = NO_DEADLINE;
+        if (!scheduler.tryAcquireRole(holder))
+        {
+            if (scheduler.isStopping())
+            {
+                return 1;  // the holder ends the queue; take the role after it to finish
+            }
+            seat.following(true);
+            if (!scheduler.tryAcquireRole(holder))
+            {
+                return 0;
+            }
+        }
+        seat.following(false);
+        if (scheduler.isStopping())
+        {
+            scheduler.drainForStop(ended);
+            scheduler.releaseRole(holder);
+            answerEnded();
+            done = true;
+            return 1;
+        }
+        final int status = scheduler.decide(index, batch, ended);
+        if (status == BatchPolicy.DISPATCH)
+        {
+            scheduler.handOff(holder);
+            answerEnded();
+            try
+            {
+                instance.execute(batch);
+            }
+            finally
+            {
+                batch.clear();
+            }
+            return 1;
+        }
+        if (ended.count() > 0)
+        {
+            // Answer outside the role, then look again.
+            scheduler.releaseRole(holder);
+            answerEnded();
+            return 1;
+        }
+        if (status == BatchPolicy.WAIT)
+        {
+            deadline = batch.waitUntilNs();
+        }
+        scheduler.watch(seat.bell());
+        return 0;
+    }
+
+    /** @return whether there is something to do now (asked after the bell is armed, before sleeping) */
+    public boolean hasWork()
+    {
+        if (scheduler.holdsRole(holder))
+        {
+            return scheduler.hasNews();
+        }
+        return scheduler.isStopping() || scheduler.isRoleFree();
+    }
+
+    private void answerEnded()
+    {
+        if (ended.count() > 0)
+        {
+            answerer.answer(ended);
+            ended.clear();
+        }
+    }
+
+    @Override
+    public long wakeDeadlineNs()
+    {
+        return deadline;
+    }
+
+    @Override
+    public boolean isDone()
+    {
+        return done;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return roleName;
+    }
+
+    @Override
+    public void onClose()
+    {
+        instance.close();
+    }
+}

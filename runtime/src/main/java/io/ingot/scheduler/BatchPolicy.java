@@ -1,0 +1,65 @@
+package io.ingot.scheduler;
+
+/**
+ * Batch formation as a pure, single-threaded state machine: it holds one model version's queued requests and, when an
+ * instance is free, decides — dispatch this batch to that instance, or wait until a time. It reads no clock (the
+ * caller passes {@code now} from an injected {@link NanoClock}), starts no thread, never blocks and calls no user
+ * code, so every decision can be tested deterministically, and whichever thread holds the model's batching role can
+ * run it.
+ *
+ * <p>Implementations: {@link DynamicBatchPolicy} (Triton's dynamic batcher) and {@link DefaultSchedulingPolicy}
+ * (Triton's default scheduler); a sequence batcher or an adaptive batcher is another implementation of the same
+ * contract.
+ *
+ * <p>Threads: one thread at a time — the holder of the model's batching role; the role's hand-over orders one
+ * holder's calls before the next holder's.
+ */
+public interface BatchPolicy
+{
+    /** {@link #decide}: nothing is queued (or everything queued was ended); wait for an arrival. */
+    int EMPTY = 0;
+    /** {@link #decide}: the batch holds the requests to run now. */
+    int DISPATCH = 1;
+    /** {@link #decide}: wait for an arrival, or until {@link FormedBatch#waitUntilNs()}, and ask again. */
+    int WAIT = 2;
+    /** {@link #sweep}: no deadline is pending. */
+    long NO_DEADLINE = Long.MAX_VALUE;
+
+    /**
+     * Takes an accepted request into the queues, in arrival order.
+     *
+     * @param request the request, with its level, batch size, timeout and acceptance time filled in
+     */
+    void enqueue(PendingRequest request);
+
+    /**
+     * An instance is free: decides what it runs now.
+     *
+     * @param nowNs    the current time
+     * @param instance the free instance's index among the model's instances
+     * @param batch    receives the batch ({@link #DISPATCH}) or the time to ask again ({@link #WAIT}); cleared first
+     * @param ended    receives the requests that ended while deciding (timed out under REJECT, cancelled)
+     * @return {@link #EMPTY}, {@link #DISPATCH} or {@link #WAIT}
+     */
+    int decide(long nowNs, int instance, FormedBatch batch, EndedRequests ended);
+
+    /**
+     * Housekeeping while no instance is free, so that requests that must be answered are answered on time: ends
+     * cancelled requests and requests whose queue timeout expired under a REJECT policy.
+     *
+     * @param nowNs the current time
+     * @param ended receives the ended requests
+     * @return when the next REJECT deadline passes, or {@link #NO_DEADLINE}
+     */
+    long sweep(long nowNs, EndedRequests ended);
+
+    /**
+     * Ends every queued request (the model is stopping).
+     *
+     * @param ended receives them, each with {@link Ending#STOPPING}
+     */
+    void drain(EndedRequests ended);
+
+    /** @return the number of queued requests */
+    int queuedRequests();
+}

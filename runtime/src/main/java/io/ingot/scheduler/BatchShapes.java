@@ -1,0 +1,84 @@
+package io.ingot.scheduler;
+
+import io.ingot.api.InferenceRequest;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Triton's rule for which requests may share a batch (triton-scheduling.md §2.10): the first request of a batch is the
+ * reference; every input with a {@code -1} dimension and no {@code allow_ragged_batch} must have its shape (the batch
+ * dimension excepted), every shape tensor its shape and its bytes, and — when some input is optional — every request
+ * the same set of inputs. Immutable.
+ */
+final class BatchShapes
+{
+    private final SchedulerSettings settings;
+    private final int firstDim;
+
+    BatchShapes(final SchedulerSettings settings, final boolean batchDimension)
+    {
+        this.settings = settings;
+        this.firstDim = batchDimension ? 1 : 0;
+    }
+
+    /**
+     * @param reference the first request of the batch
+     * @param candidate a later request
+     * @return whether the candidate may join the reference's batch
+     */
+    boolean batchable(final PendingRequest reference, final PendingRequest candidate)
+    {
+        if (settings.optionalInputs() && reference.presentInputs != candidate.presentInputs)
+        {
+            return false;
+        }
+        final InferenceRequest ra = reference.request;
+        final InferenceRequest rb = candidate.request;
+        for (final int configIndex : settings.shapeChecked())
+        {
+            final int a = reference.inputIndexByConfig[configIndex];
+            final int b = candidate.inputIndexByConfig[configIndex];
+            if (a < 0 || b < 0)
+            {
+                if (a != b)
+                {
+                    return false;
+                }
+                continue;
+            }
+            final int rank = ra.inputRank(a);
+            if (rank != rb.inputRank(b))
+            {
+                return false;
+            }
+            for (int d = firstDim; d < rank; d++)
+            {
+                if (ra.inputDim(a, d) != rb.inputDim(b, d))
+                {
+                    return false;
+                }
+            }
+        }
+        for (final int configIndex : settings.contentChecked())
+        {
+            final int a = reference.inputIndexByConfig[configIndex];
+            final int b = candidate.inputIndexByConfig[configIndex];
+            if (a >= 0 && b >= 0)
+            {
+                final MemorySegment da = ra.inputData(a);
+                final MemorySegment db = rb.inputData(b);
+                if (da.byteSize() != db.byteSize() || da.mismatch(db) != -1)
+                {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** @return whether any check applies (when none does, every request is batchable with every other) */
+    boolean anyCheck()
+    {
+        return settings.optionalInputs() || settings.shapeChecked().length > 0 || settings.contentChecked().length > 0;
+    }
+}

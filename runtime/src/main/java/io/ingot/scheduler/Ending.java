@@ -1,0 +1,36 @@
+package io.ingot.scheduler;
+
+import io.ingot.api.ErrorCode;
+import io.ingot.api.FailureReason;
+
+/** Why a scheduler ended a request without executing it, with Triton's status and failure reason for each. */
+public enum Ending
+{
+    /** Its queue timeout expired under a REJECT policy: UNAVAILABLE {@code Request timeout expired}. */
+    TIMED_OUT(ErrorCode.UNAVAILABLE, FailureReason.REJECTED),
+    /** The caller cancelled it while it was queued: CANCELLED. */
+    CANCELLED(ErrorCode.CANCELLED, FailureReason.CANCELED),
+    /** The model stopped while it was queued: UNAVAILABLE, "scheduler ... has stopped accepting". */
+    STOPPING(ErrorCode.UNAVAILABLE, FailureReason.OTHER);
+
+    private final ErrorCode code;
+    private final FailureReason reason;
+
+    Ending(final ErrorCode code, final FailureReason reason)
+    {
+        this.code = code;
+        this.reason = reason;
+    }
+
+    /** @return the status the request is answered with */
+    public ErrorCode code()
+    {
+        return code;
+    }
+
+    /** @return the failure reason statistics count it under */
+    public FailureReason reason()
+    {
+        return reason;
+    }
+}
