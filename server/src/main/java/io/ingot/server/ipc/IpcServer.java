@@ -1,5 +1,6 @@
 package io.ingot.server.ipc;
 
+import io.ingot.agent.AgentRunner;
 import io.ingot.agent.BackoffIdleStrategy;
 import io.ingot.agent.IdleStrategy;
 import io.ingot.agent.SpinningIdleStrategy;
@@ -9,8 +10,6 @@ import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceRequest;
 import io.ingot.device.HostRegistration;
-import io.ingot.ipc.ClientEntryDescriptor;
-import io.ingot.ipc.ClientEntryFlyweight;
 import io.ingot.ipc.Doorbell;
 import io.ingot.ipc.FrameText;
 import io.ingot.ipc.HeaderDescriptor;
@@ -40,7 +39,7 @@ import java.util.concurrent.locks.LockSupport;
  * }
  * }</pre>
  *
- * <p>One IPC thread ({@code ingot-ipc-NAME}) activates registering clients, polls the request rings of active ones,
+ * <p>One IPC thread ({@code ingot-ipc-NAME}, an {@link IpcDutyCycle} on an {@link AgentRunner}) activates registering clients, polls the request rings of active ones,
  * validates every frame ({@link InferFrameDecoder}) and submits it to the core with its inputs as views of the
  * client's slab; the core's threads write outputs into the client's output area (a {@code ResponseAllocator}) and
  * the RESPONSE frames. The same thread heartbeats, and notices clients that leave, die or hang, taking their slots
@@ -56,7 +55,6 @@ import java.util.concurrent.locks.LockSupport;
 public final class IpcServer implements AutoCloseable
 {
     private static final System.Logger LOG = System.getLogger(IpcServer.class.getName());
-    private static final long SCAN_PERIOD_NANOS = 2_000_000L;
     private static final long CLOSE_DRAIN_NANOS = 10_000_000_000L;
     private static final int MAX_CACHED_NAMES = 4096;
 
@@ -72,7 +70,7 @@ public final class IpcServer implements AutoCloseable
     private final HostRegistration pinning;
     private final Doorbell bell;
     private final IdleStrategy idler;
-    private final Thread thread;
+    private final AgentRunner runner;
     private final AtomicBoolean closing = new AtomicBoolean();
     private volatile boolean running = true;
     private volatile boolean accepting = true;
@@ -109,8 +107,7 @@ public final class IpcServer implements AutoCloseable
             case BACKOFF -> BackoffIdleStrategy.backoff(bell, this::hasReadableRequest);
             case BLOCKING -> BackoffIdleStrategy.blocking(bell, this::hasReadableRequest);
         };
-        this.thread = new Thread(this::run, "ingot-ipc-" + region.name());
-        this.thread.setDaemon(true);
+        this.runner = new AgentRunner(new IpcDutyCycle(this), idler, true);
     }
 
     /**
@@ -157,7 +154,7 @@ public final class IpcServer implements AutoCloseable
             throw ex;
         }
         final IpcServer server = new IpcServer(core, region, options, pinning);
-        server.thread.start();
+        server.runner.start();
         LOG.log(System.Logger.Level.INFO, "Ingot IPC server '" + name + "' (generation "
             + region.header().generation() + ") serves " + region.path() + ": " + layout.maxClients()
             + " client slots of " + layout.slabLength() / (1 << 20) + " MiB; data region "
@@ -234,54 +231,24 @@ public final class IpcServer implements AutoCloseable
         return closing.get();
     }
 
-    private void run()
+    boolean isRunning()
     {
-        final long heartbeatNanos = layout.heartbeatIntervalMs() * 1_000_000L;
-        final long timeoutNanos = layout.livenessTimeoutMs() * 1_000_000L;
-        long nextScan = System.nanoTime();
-        long nextBeat = nextScan;
-        long beat = 0;
-        while (running)
-        {
-            int work = 0;
-            try
-            {
-                for (final ClientSession session : sessions)
-                {
-                    if (session.phase() == ClientSession.SERVING)
-                    {
-                        work += session.poll();
-                    }
-                }
-                final long now = System.nanoTime();
-                if (now - nextScan >= 0)
-                {
-                    work += scanClientTable(now);
-                    nextScan = now + SCAN_PERIOD_NANOS;
-                }
-                if (now - nextBeat >= 0)
-                {
-                    region.header().serverHeartbeat(++beat);
-                    for (final ClientSession session : sessions)
-                    {
-                        final int phase = session.phase();
-                        if (phase == ClientSession.SERVING || phase == ClientSession.FAULTED)
-                        {
-                            session.checkLiveness(now, timeoutNanos);
-                        }
-                    }
-                    nextBeat = now + heartbeatNanos;
-                }
-            }
-            catch (final RuntimeException | Error ex)
-            {
-                LOG.log(System.Logger.Level.ERROR, "Ingot IPC server '" + region.name() + "' hit an unexpected "
-                    + "failure; it keeps serving", ex);
-                LockSupport.parkNanos(1_000_000L);
-            }
-            // Sleeps until a client rings, but never past the next table scan (registrations, departures).
-            idler.idle(work, Math.max(1_000L, Math.min(nextScan, nextBeat) - System.nanoTime()));
-        }
+        return running;
+    }
+
+    boolean isAccepting()
+    {
+        return accepting;
+    }
+
+    IpcRegion region()
+    {
+        return region;
+    }
+
+    ClientSession[] sessions()
+    {
+        return sessions;
     }
 
     /** Whether any served client has a request the IPC thread could read now: checked before it sleeps. */
@@ -301,40 +268,6 @@ public final class IpcServer implements AutoCloseable
     void wakeUp()
     {
         bell.ring();
-    }
-
-    /** Activates registrations, notices departures, frees drained slots. */
-    private int scanClientTable(final long now)
-    {
-        int work = 0;
-        for (final ClientSession session : sessions)
-        {
-            final ClientEntryFlyweight entry = session.entry();
-            final int state = entry.state();
-            final int phase = session.phase();
-            if (phase == ClientSession.DRAINING)
-            {
-                work += session.finishReclaim() ? 1 : 0;
-            }
-            else if (state == ClientEntryDescriptor.REQUESTED && phase == ClientSession.IDLE && accepting)
-            {
-                session.activate(now);
-                work++;
-            }
-            else if (state == ClientEntryDescriptor.CLOSING)
-            {
-                if (phase == ClientSession.IDLE)
-                {
-                    session.freeUnserved();
-                }
-                else
-                {
-                    session.beginReclaim("the client closed");
-                }
-                work++;
-            }
-        }
-        return work;
     }
 
     /** Validates one INFER frame of a client and submits it, or answers it with the reason it is invalid. */
@@ -534,7 +467,7 @@ public final class IpcServer implements AutoCloseable
         bell.ringAlways();
         try
         {
-            thread.join(5_000);
+            runner.thread().join(5_000);
         }
         catch (final InterruptedException ex)
         {
@@ -560,7 +493,7 @@ public final class IpcServer implements AutoCloseable
             }
         }
         region.unlink();
-        if (drained && !thread.isAlive())
+        if (drained && !runner.thread().isAlive())
         {
             try
             {
