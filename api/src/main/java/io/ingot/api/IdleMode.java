@@ -12,16 +12,18 @@ package io.ingot.api;
 public enum IdleMode
 {
     /**
-     * Spin about 20 µs, then sleep until woken or until the thread's next deadline (a queue delay, a queue timeout):
+     * Spin 1 µs, yield the processor until about 20 µs have passed, then sleep until woken or until the thread's next
+     * deadline (a queue delay, a queue timeout):
      * an idle server uses no CPU, and a request that follows the last one closely still finds its thread awake. The
      * default.
      */
     BLOCKING,
-    /** Spin about 20 µs, then yield the processor for about 1 ms, then sleep: fewer sleeps, some CPU while idle. */
+    /** Spin 1 µs, then yield the processor for about 1 ms, then sleep: fewer sleeps, some CPU while idle. */
     BACKOFF,
     /**
-     * Busy-spin, never sleep: the lowest wake-up latency, and wakers never make a system call, but every instance
-     * thread and the timekeeper keep one core busy each. For benchmarks and dedicated machines.
+     * Busy-spin, never sleep: the lowest wake-up latency, and wakers of instances never make a system call, but every
+     * instance thread keeps one core busy. The core's timekeeper backs off as under {@link #BACKOFF} (nobody waits on
+     * it). For benchmarks and dedicated machines.
      */
     SPINNING
 }

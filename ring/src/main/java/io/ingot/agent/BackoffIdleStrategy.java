@@ -60,7 +60,7 @@ public final class BackoffIdleStrategy implements IdleStrategy
     /**
      * @param bell    where the owner sleeps
      * @param pending whether work is waiting
-     * @return Ingot's BLOCKING idle mode: a short spin, yielding for about 20 µs, then sleep
+     * @return Ingot's BLOCKING idle mode: a 1 µs spin, yielding until about 20 µs, then sleep
      */
     public static BackoffIdleStrategy blocking(final Bell bell, final BooleanSupplier pending)
     {
