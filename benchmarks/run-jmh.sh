@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# Runs the JMH benchmarks of issue #6 as recorded in BENCHMARKS.md: short runs (2 cores, shared and noisy), each
-# benchmark beside its baseline in the same fork sequence. Results: benchmarks/results/jmh/*.json and *.txt.
-# Usage: benchmarks/run-jmh.sh [intake|assembly|overhead|alloc|all]   (after: mvn -pl benchmarks -am package)
+# Runs the JMH benchmarks BENCHMARKS.md reports: short runs (2 cores, shared and noisy), every Ingot path beside its
+# baselines and floors in the same run. Results: benchmarks/results/jmh/<name>.{json,txt,cmd}.
+# Usage: benchmarks/run-jmh.sh [overhead|intake|alloc|assembly|all]   (after: mvn -B -pl benchmarks -am package)
+#   overhead  OverheadBenchmark at one caller (Ingot, the DJL-style and Triton-style batchers, the engine called
+#             directly; BLOCKING and SPINNING) and FloorBenchmark (park/unpark and spin round trips)
+#   intake    IntakeBenchmark at 1, 2 and 4 producers (Ingot's intake against the two baselines' queues)
+#   alloc     -prof gc of Ingot's future and listener paths at 1 and 16 callers (batches of one, and of up to eight)
+#   assembly  AssemblyBenchmark (the copy into staging against a plain memcpy)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 # shellcheck source=../tools/java-env.sh
@@ -16,17 +21,20 @@ jmh() {
   sed -n '/^Benchmark /,$p' "$OUT/$name.txt"
 }
 what="${1:-all}"
-if [[ "$what" == intake || "$what" == all ]]; then
-  for t in 1 2 4; do jmh "intake-t$t" RingIntakeBenchmark -t "$t" -f 2; done
-fi
-if [[ "$what" == assembly || "$what" == all ]]; then
-  jmh assembly AssemblyBenchmark -f 1 -i 10
-fi
 if [[ "$what" == overhead || "$what" == all ]]; then
-  jmh overhead-t1 OverheadBenchmark -t 1 -f 1 -p idle=BLOCKING,SPINNING
-  jmh overhead-t16 OverheadBenchmark -t 16 -f 1
+  jmh overhead-t1 'OverheadBenchmark|FloorBenchmark' -t 1
+fi
+if [[ "$what" == intake || "$what" == all ]]; then
+  for t in 1 2 4; do jmh "intake-t$t" IntakeBenchmark -t "$t"; done
 fi
 if [[ "$what" == alloc || "$what" == all ]]; then
-  jmh alloc-t1 OverheadBenchmark -t 1 -f 1 -bm avgt -tu us -prof gc
-  jmh alloc-t16 OverheadBenchmark -t 16 -f 1 -bm avgt -tu us -prof gc
+  # The future path (IngotPathsBenchmark) and the listener path (OverheadBenchmark's Ingot pipeline); one caller
+  # makes batches of one, sixteen fill them up to eight.
+  for t in 1 16; do
+    jmh "alloc-t$t" 'IngotPathsBenchmark|OverheadBenchmark' -t "$t" -p pipeline=ingot -p idle=BLOCKING -bm avgt \
+      -tu us -prof gc
+  done
+fi
+if [[ "$what" == assembly || "$what" == all ]]; then
+  jmh assembly AssemblyBenchmark -i 10
 fi

@@ -27,9 +27,11 @@ import java.util.Set;
  * @param controlMode       which models load at start-up
  * @param startupModels     with {@link ModelControlMode#EXPLICIT}, the models to load at start-up ({@code "*"} = all)
  * @param modelConfigName   if set, {@code configs/<name>.pbtxt} is preferred over {@code config.pbtxt}
- * @param idleMode          how each model version's batcher thread waits for requests (instance threads block on
- *                          their queue of formed batches whatever the mode)
- * @param ringSize          slots of each model's request ring (a power of two)
+ * @param idleMode          what the core's threads — every model instance's thread and the timekeeper — do while
+ *                          there is no work ({@link IdleMode})
+ * @param ringSize          slots of each model version's intake ring (a power of two); a submitter that finds it
+ *                          full moves the ring's requests into the model's queues itself, or spins while another
+ *                          thread does, so the ring bounds no queue (only {@code max_queue_size} does)
  * @param pinnedAllocator   staging memory source, called by every instance thread (and given to backends in
  *                          {@link io.ingot.backend.ModelContext#allocator()}), or {@code null} to choose
  *                          automatically (page-locked where a GPU is usable)
@@ -152,8 +154,8 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         }
 
         /**
-         * @param mode how each model version's batcher thread waits for requests (default
-         *             {@link IdleMode#BLOCKING})
+         * @param mode what every model instance's thread and the core's timekeeper do while there is no work
+         *             (default {@link IdleMode#BLOCKING})
          * @return this
          */
         public Builder idleMode(final IdleMode mode)

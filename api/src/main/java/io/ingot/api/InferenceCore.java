@@ -17,12 +17,14 @@ import java.util.concurrent.CompletableFuture;
  * <p>Threads: every method may be called from any number of threads at once. {@code submit} validates the request on
  * the calling thread and hands it to the model's scheduler without taking a lock; {@link #loadModel},
  * {@link #unloadModel} and {@link #close} are serialized with each other. Responses are delivered on Ingot's
- * threads: the instance thread that executed the request's batch (with {@code preserve_ordering}, possibly the
- * instance thread whose earlier batch it waited for), or the model's batcher thread for a request the scheduler ends
- * (queue timeout, cancellation, unload, shutdown); never the submitting thread. {@link #close},
- * {@link #unloadModel} and {@link #loadModel} (which replaces a loaded model) wait for those threads to finish, so
- * they must not be called from a {@link ResponseListener} or from a dependent stage of a future that
- * {@link #submit(InferenceRequest)} returned.
+ * threads, never inside {@code submit}: the instance thread that executed the request's batch (with
+ * {@code preserve_ordering}, possibly another instance thread of the same model, whichever delivers the responses
+ * in order); for a request ended without executing, the thread that ended it — an instance thread or the core's
+ * timekeeper for a queue timeout or a cancellation, and for a request still queued when its model stops, the thread
+ * calling {@link #close}, {@link #unloadModel} or {@link #loadModel} (or an instance thread). The listener is called
+ * directly, with no lock held. {@link #close}, {@link #unloadModel} and {@link #loadModel} (which replaces a loaded
+ * model) wait for the model's threads to finish, so they must not be called from a {@link ResponseListener} or from
+ * a dependent stage of a future that {@link #submit(InferenceRequest)} returned.
  *
  * <pre>{@code
  * try (InferenceCore core = InferenceCore.open(CoreOptions.builder().modelRepository(path).build()))

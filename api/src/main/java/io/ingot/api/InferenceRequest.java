@@ -355,7 +355,8 @@ public final class InferenceRequest
 
     /**
      * Asks for cancellation; safe from any thread, and returns at once (it only flags the request and wakes the
-     * model's batcher). A request still queued is answered with {@link ErrorCode#CANCELLED}; one already executing
+     * thread that will answer it: the model's idle instance, or the core's timekeeper while every instance is busy).
+     * A request still queued is answered with {@link ErrorCode#CANCELLED}; one already executing
      * completes normally (as in Triton). Calling it on a request that is not in flight has no effect on its next
      * submission, which clears the flag.
      */

@@ -23,17 +23,22 @@ import java.util.concurrent.locks.LockSupport;
  * }
  * }</pre>
  *
- * <p>Waiting: the caller spins for {@link #spinNanos()} (by default {@value #DEFAULT_SPIN_NANOS} ns: a response that
- * comes back within that costs no wake-up at all), then parks. The thread that delivers the response unparks the caller
- * only if it parked, so a caller costs at most one wake-up per response, and a spinning caller none.
+ * <p>Waiting: for {@link #spinNanos()} (by default {@value #DEFAULT_SPIN_NANOS} ns) the caller stays awake — it spins
+ * for the first {@value #SPIN_BEFORE_YIELD_NANOS} ns, then yields the processor between looks, so that on a shared
+ * core the thread computing its response can run — and a response that comes back within that time costs no wake-up
+ * at all; then it parks. {@code Long.MAX_VALUE} spins without yielding and never parks. The thread that delivers the
+ * response unparks the caller only if it parked, so a caller costs at most one wake-up per response, and a waking
+ * caller none.
  *
  * <p>Threads: one caller awaits; the core completes it from one of its threads. {@link #reset()} only while no
  * request is in flight with it.
  */
 public final class ResponseFuture implements ResponseListener
 {
-    /** How long {@link #await()} spins before it parks, by default. */
+    /** How long {@link #await()} stays awake before it parks, by default. */
     public static final long DEFAULT_SPIN_NANOS = 20_000L;
+    /** How long a finite wait spins before it yields between looks. */
+    public static final long SPIN_BEFORE_YIELD_NANOS = 1_000L;
 
     private static final VarHandle PARKED;
 
@@ -172,13 +177,25 @@ public final class ResponseFuture implements ResponseListener
             return ready;
         }
         final long start = System.nanoTime();
-        int spins = 0;
         while ((ready = response) == null)
         {
-            Thread.onSpinWait();
-            if ((++spins & 63) == 0 && nanos != Long.MAX_VALUE && System.nanoTime() - start >= nanos)
+            if (nanos == Long.MAX_VALUE)
+            {
+                Thread.onSpinWait();
+                continue;
+            }
+            final long waited = System.nanoTime() - start;
+            if (waited >= nanos)
             {
                 return null;
+            }
+            if (waited >= SPIN_BEFORE_YIELD_NANOS)
+            {
+                Thread.yield();
+            }
+            else
+            {
+                Thread.onSpinWait();
             }
         }
         return ready;

@@ -3,8 +3,8 @@ package io.ingot.agent;
 /**
  * One Ingot thread's duty, in the manner of Agrona's {@code Agent}: an {@link AgentRunner} calls {@link #doWork()}
  * in a loop and, whenever a pass did no work, hands control to the thread's {@link IdleStrategy}, which may sleep
- * until {@link #wakeDeadlineNs()} or until a waker rings the agent's {@link Bell}. Every Ingot thread has this one
- * shape: model instances, the core's timekeeper, the shared-memory server.
+ * until {@link #wakeDeadlineNs()} or until a waker rings the agent's {@link Bell}. Every thread of the core has this
+ * one shape: each model instance's thread and the core's timekeeper.
  *
  * <p>Called only from its runner's thread.
  */

@@ -9,11 +9,17 @@ import java.util.function.BooleanSupplier;
  * its sleep, and an idle one does not spin longer than intended.
  *
  * <ul>
- *   <li>{@link #blocking}: a short spin ({@value #BLOCKING_SPIN_NANOS} ns), no yielding, then sleep — an idle thread
- *       costs nothing, and a request that follows the last one closely (a caller that submits again as soon as it
- *       has its response) still finds its thread awake;</li>
+ *   <li>{@link #blocking}: a short spin ({@value #SPIN_NANOS} ns), then {@value #BLOCKING_YIELD_NANOS} ns of yielding,
+ *       then sleep — an idle thread costs nothing, and a request that follows the last one closely (a caller that
+ *       submits again as soon as it has its response) still finds its thread awake;</li>
  *   <li>{@link #backoff}: the same spin, then {@value #BACKOFF_YIELD_NANOS} ns of yielding, then sleep.</li>
  * </ul>
+ *
+ * <p>Why the spin is so short and the rest yields: on a machine whose cores are shared (two cores, other work), the
+ * thread a waiter waits for is often queued behind it on the same core. A waiter that spins keeps it off that core
+ * for the whole spin — a 20 µs spin on each side of a hand-off cost 54 µs per round trip where a park cost 7 µs
+ * ({@code BENCHMARKS.md}) — while one that yields lets it run at once, and still catches a quick answer without a
+ * wake-up when the cores are free.
  *
  * <p>Before it sleeps, the strategy arms the bell and asks {@code pending} once more (the {@link Bell} protocol), so a
  * ring is never lost. Owned by one thread.
@@ -21,7 +27,9 @@ import java.util.function.BooleanSupplier;
 public final class BackoffIdleStrategy implements IdleStrategy
 {
     /** How long {@link #blocking} and {@link #backoff} spin before anything else. */
-    public static final long BLOCKING_SPIN_NANOS = 20_000L;
+    public static final long SPIN_NANOS = 1_000L;
+    /** How long {@link #blocking} yields after spinning. */
+    public static final long BLOCKING_YIELD_NANOS = 19_000L;
     /** How long {@link #backoff} yields after spinning. */
     public static final long BACKOFF_YIELD_NANOS = 1_000_000L;
 
@@ -52,11 +60,11 @@ public final class BackoffIdleStrategy implements IdleStrategy
     /**
      * @param bell    where the owner sleeps
      * @param pending whether work is waiting
-     * @return Ingot's BLOCKING idle mode: a short spin, then sleep
+     * @return Ingot's BLOCKING idle mode: a 1 µs spin, yielding until about 20 µs, then sleep
      */
     public static BackoffIdleStrategy blocking(final Bell bell, final BooleanSupplier pending)
     {
-        return new BackoffIdleStrategy(bell, pending, BLOCKING_SPIN_NANOS, 0);
+        return new BackoffIdleStrategy(bell, pending, SPIN_NANOS, BLOCKING_YIELD_NANOS);
     }
 
     /**
@@ -66,7 +74,7 @@ public final class BackoffIdleStrategy implements IdleStrategy
      */
     public static BackoffIdleStrategy backoff(final Bell bell, final BooleanSupplier pending)
     {
-        return new BackoffIdleStrategy(bell, pending, BLOCKING_SPIN_NANOS, BACKOFF_YIELD_NANOS);
+        return new BackoffIdleStrategy(bell, pending, SPIN_NANOS, BACKOFF_YIELD_NANOS);
     }
 
     @Override

@@ -11,12 +11,12 @@ import java.util.function.Consumer;
  * A multi-producer, single-consumer ring of preallocated slots carrying references to requests, over the LMAX
  * Disruptor's ring buffer.
  *
- * <p>Producers claim a slot ({@link #tryClaim()}: the one shared read-modify-write of a submission) and
- * {@link #publish} into it, in Aeron's claim/commit manner: a full ring is a status code, not a wait, so a producer can
- * help drain instead of blocking. A producer that must withdraw after claiming publishes {@code null}: a tombstone
- * the consumer skips, which keeps the sequence whole. One consumer at a time {@link #drain drains} published items in
- * order. Neither side allocates or locks. Waking a sleeping consumer is the caller's business: the ring only moves
- * items.
+ * <p>Producers claim a slot ({@link #tryClaim()}: a compare-and-set on the cursor, the ring's one shared
+ * read-modify-write per item) and {@link #publish} into it, in Aeron's claim/commit manner: a full ring is a status
+ * code, not a wait, so a producer can help drain instead of blocking. A producer that must withdraw after claiming
+ * publishes {@code null}: a tombstone the consumer skips, which keeps the sequence whole. One consumer at a time
+ * {@link #drain drains} published items in order. Neither side allocates or locks. Waking a sleeping consumer is the
+ * caller's business: the ring only moves items.
  *
  * @param <E> the item type
  */

@@ -22,7 +22,6 @@ import io.ingot.backend.ModelContext;
 import io.ingot.agent.AgentRunner;
 import io.ingot.agent.BackoffIdleStrategy;
 import io.ingot.agent.IdleStrategy;
-import io.ingot.agent.SpinningIdleStrategy;
 import io.ingot.agent.ThreadBell;
 import io.ingot.config.ConfigException;
 import io.ingot.config.NormalizeContext;
@@ -105,10 +104,11 @@ public final class Core implements InferenceCore
             .map(CudaDevice::index).toList());
         final ThreadBell timekeeperBell = new ThreadBell();
         this.timekeeper = new Timekeeper(timekeeperBell);
+        // The timekeeper never spins without end, not even under SPINNING: it has no caller waiting on it and wakes
+        // rarely, and a third spinning thread beside the instances and their callers would take a core from them.
         final IdleStrategy idle = switch (options.idleMode())
         {
-            case SPINNING -> new SpinningIdleStrategy();
-            case BACKOFF -> BackoffIdleStrategy.backoff(timekeeperBell, timekeeper::hasDueWork);
+            case SPINNING, BACKOFF -> BackoffIdleStrategy.backoff(timekeeperBell, timekeeper::hasDueWork);
             case BLOCKING -> BackoffIdleStrategy.blocking(timekeeperBell, timekeeper::hasDueWork);
         };
         this.timekeeperRunner = new AgentRunner(timekeeper, idle, true);
@@ -511,7 +511,6 @@ public final class Core implements InferenceCore
     {
         return runtime(model, version).queuedRequests();
     }
-
 
     @Override
     public void close()

@@ -25,6 +25,12 @@ import java.util.Map;
  */
 final class RequestValidator
 {
+    /**
+     * A thread that owns no memory: memory it may access is memory any thread may access (a confined segment is
+     * accessible by its owner only). Never started.
+     */
+    private static final Thread NOT_THE_CALLER = Thread.ofPlatform().unstarted(() -> { });
+
     private static final ValueLayout.OfInt LENGTH_PREFIX =
         ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
@@ -212,6 +218,18 @@ final class RequestValidator
         if (data == null)
         {
             throw invalid(request, "input '" + request.inputName(i) + "' for model '" + name + "' has no data");
+        }
+        if (!data.scope().isAlive())
+        {
+            throw invalid(request, "input '" + request.inputName(i) + "' for model '" + name + "': its memory was"
+                + " freed (the arena it came from is closed)");
+        }
+        if (!data.isAccessibleBy(NOT_THE_CALLER))
+        {
+            throw invalid(request, "input '" + request.inputName(i) + "' for model '" + name + "': its memory"
+                + " belongs to a confined arena (Arena.ofConfined()), which only the thread that made it may read;"
+                + " Ingot's instance threads read inputs, so allocate them from Arena.ofShared(), Arena.ofAuto() or"
+                + " Arena.global()");
         }
         long elements = 1;
         for (int d = 0; d < request.inputRank(i); d++)

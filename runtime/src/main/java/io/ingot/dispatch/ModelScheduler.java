@@ -246,12 +246,14 @@ public final class ModelScheduler
 
     /**
      * @param holder the caller's id: instance index + 1, {@link #TIMEKEEPER} or {@link #PRODUCER}
-     * @return whether the caller holds the role now (it may already have held it)
+     * @return whether the caller holds the role now (it may already have held it, except as {@link #PRODUCER}: that
+     *     id is shared by every producer, so a producer gets the role only when it was free)
      */
     public boolean tryAcquireRole(final int holder)
     {
         final int current = role.get();
-        return current == holder || current == FREE && role.compareAndSet(FREE, holder);
+        // Producers share one id, so for them "already held" means held by another producer: never re-entrant.
+        return current == holder && holder != PRODUCER || current == FREE && role.compareAndSet(FREE, holder);
     }
 
     /**

@@ -65,15 +65,34 @@ final class BatchShapes
             final int b = candidate.inputIndexByConfig[configIndex];
             if (a >= 0 && b >= 0)
             {
-                final MemorySegment da = ra.inputData(a);
-                final MemorySegment db = rb.inputData(b);
-                if (da.byteSize() != db.byteSize() || da.mismatch(db) != -1)
+                if (!sameBytes(ra.inputData(a), rb.inputData(b)))
                 {
                     return false;
                 }
             }
         }
         return true;
+    }
+
+    /**
+     * Shape tensors' bytes. Memory this thread cannot read (freed by its caller after submitting, against the API's
+     * contract) compares unequal, so that the request is batched alone and fails alone, at assembly, instead of
+     * stopping batch formation for the whole model.
+     */
+    private static boolean sameBytes(final MemorySegment a, final MemorySegment b)
+    {
+        if (a.byteSize() != b.byteSize())
+        {
+            return false;
+        }
+        try
+        {
+            return a.mismatch(b) == -1;
+        }
+        catch (final IllegalStateException | WrongThreadException ex)
+        {
+            return false;
+        }
     }
 
     /** @return whether any check applies (when none does, every request is batchable with every other) */

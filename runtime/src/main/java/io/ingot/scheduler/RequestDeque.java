@@ -3,8 +3,8 @@ package io.ingot.scheduler;
 import java.util.Arrays;
 
 /**
- * A double-ended queue of requests with indexed access, over a growable circular array. Batcher thread only;
- * allocates only when it grows.
+ * A double-ended queue of requests with indexed access, over a growable circular array. Not thread-safe: owned by the
+ * holder of the model's batching role, like the policy it belongs to; allocates only when it grows.
  */
 final class RequestDeque
 {

@@ -121,7 +121,7 @@ class ConcurrentEndingsTest
             for (int p = 0; p < PRODUCERS; p++)
             {
                 final int producer = p;
-                producers.add(Thread.ofPlatform().start(() ->
+                producers.add(Thread.ofPlatform().daemon().start(() ->
                 {
                     for (int i = 0; i < PER_PRODUCER; i++)
                     {
@@ -139,7 +139,7 @@ class ConcurrentEndingsTest
             final CountDownLatch producersDone = new CountDownLatch(1);
             for (int c = 0; c < 2; c++)
             {
-                cancellers.add(Thread.ofPlatform().start(() ->
+                cancellers.add(Thread.ofPlatform().daemon().start(() ->
                 {
                     while (producersDone.getCount() > 0 || !toCancel.isEmpty())
                     {
@@ -169,7 +169,7 @@ class ConcurrentEndingsTest
 
             // Phase two: the instance runs while requests 1, 5, 9, ... are cancelled as it goes.
             recorder.openGate();
-            final Thread lateCanceller = Thread.ofPlatform().start(() ->
+            final Thread lateCanceller = Thread.ofPlatform().daemon().start(() ->
             {
                 for (int tag = 1; tag < TOTAL; tag += 4)
                 {
@@ -224,7 +224,7 @@ class ConcurrentEndingsTest
         for (int p = 0; p < PRODUCERS; p++)
         {
             final int producer = p;
-            producers.add(Thread.ofPlatform().start(() ->
+            producers.add(Thread.ofPlatform().daemon().start(() ->
             {
                 for (int i = 0; i < capacity / PRODUCERS; i++)
                 {

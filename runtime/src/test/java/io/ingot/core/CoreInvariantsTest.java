@@ -253,6 +253,42 @@ class CoreInvariantsTest
     }
 
     @Test
+    void inputMemoryTheInstanceThreadsCannotReadIsRefusedAtSubmit()
+    {
+        try (InferenceCore core = TestModels.core(recording, addSub("memory", 1)))
+        {
+            final MemorySegment row = Arena.ofAuto().allocate(64, 4);
+            try (Arena confined = Arena.ofConfined())
+            {
+                final MemorySegment mine = confined.allocate(64, 4);
+                final InferenceException refused = assertThrows(InferenceException.class,
+                    () -> core.submit(new InferenceRequest("memory").id("c")
+                        .addInput("INPUT0", DataType.FP32, new long[] {1, 16}, mine)
+                        .addInput("INPUT1", DataType.FP32, new long[] {1, 16}, row)));
+                assertEquals(ErrorCode.INVALID_ARG, refused.code());
+                assertTrue(refused.getMessage().startsWith("[request id: c] input 'INPUT0' for model 'memory': its"
+                    + " memory belongs to a confined arena"), refused.getMessage());
+                assertTrue(refused.getMessage().contains("Arena.ofShared()"), refused.getMessage());
+            }
+            final Arena closed = Arena.ofShared();
+            final MemorySegment freed = closed.allocate(64, 4);
+            closed.close();
+            final InferenceException gone = assertThrows(InferenceException.class,
+                () -> core.submit(new InferenceRequest("memory").id("f")
+                    .addInput("INPUT0", DataType.FP32, new long[] {1, 16}, row)
+                    .addInput("INPUT1", DataType.FP32, new long[] {1, 16}, freed)));
+            assertEquals("[request id: f] input 'INPUT1' for model 'memory': its memory was freed (the arena it came"
+                + " from is closed)", gone.getMessage());
+            try (InferenceResponse ok = await(core.submit(new InferenceRequest("memory")
+                .addInput("INPUT0", DataType.FP32, new long[] {1, 16}, row)
+                .addInput("INPUT1", DataType.FP32, new long[] {1, 16}, row))))
+            {
+                assertTrue(ok.isOk(), "the model keeps serving");
+            }
+        }
+    }
+
+    @Test
     void aRequestInFlightCannotBeResubmittedOrChanged() throws Exception
     {
         try (InferenceCore core = TestModels.core(recording, TestModels.recording("flight", 8, "dynamic_batching {}")))

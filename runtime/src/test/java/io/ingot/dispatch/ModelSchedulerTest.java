@@ -17,8 +17,11 @@ import io.ingot.scheduler.SchedulerSettings;
 import io.ingot.testing.TestModels;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -88,6 +91,67 @@ class ModelSchedulerTest
             assertEquals("r" + i, batch.get(i).request.id(), "arrival order kept across the producer's drains");
         }
         assertEquals(5 * RING - 8, scheduler.queuedRequests());
+    }
+
+    @Test
+    void producersShareOneRoleIdYetNeverHoldTheRoleTogether()
+    {
+        final ModelScheduler scheduler = scheduler(immediate(""));
+        assertTrue(scheduler.tryAcquireRole(ModelScheduler.PRODUCER));
+        assertFalse(scheduler.tryAcquireRole(ModelScheduler.PRODUCER),
+            "a second producer must not drain the ring while the first one does");
+        assertFalse(scheduler.tryAcquireRole(ModelScheduler.TIMEKEEPER));
+        scheduler.releaseRole(ModelScheduler.PRODUCER);
+        assertTrue(scheduler.isRoleFree());
+    }
+
+    @Test
+    void manyProducersDrainingAFullRingAtOnceLoseAndDuplicateNothing() throws Exception
+    {
+        final ModelScheduler scheduler = scheduler(immediate(""));
+        final int producers = 4;
+        final int each = 50 * RING;
+        final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        final List<Thread> threads = new ArrayList<>();
+        for (int p = 0; p < producers; p++)
+        {
+            final int producer = p;
+            final Thread.Builder builder = Thread.ofPlatform().daemon()
+                .uncaughtExceptionHandler((thread, ex) -> failures.add(ex));
+            threads.add(builder.start(() ->
+            {
+                for (int i = 0; i < each; i++)
+                {
+                    scheduler.submit(pending(producer + ":" + i));
+                }
+            }));
+        }
+        for (final Thread thread : threads)
+        {
+            thread.join(TimeUnit.SECONDS.toMillis(20));
+            assertFalse(thread.isAlive(), "a producer is stuck on the full ring");
+        }
+        assertEquals(List.of(), List.copyOf(failures), "a producer failed while helping to drain");
+        assertTrue(scheduler.isRoleFree());
+        assertEquals(producers * each, scheduler.queuedRequests());
+
+        final FormedBatch batch = new FormedBatch(8);
+        final EndedRequests ended = new EndedRequests();
+        final Set<String> seen = new HashSet<>();
+        final int[] next = new int[producers];
+        assertTrue(scheduler.tryAcquireRole(1));
+        while (scheduler.decide(0, batch, ended) == BatchPolicy.DISPATCH)
+        {
+            for (int i = 0; i < batch.count(); i++)
+            {
+                final String id = batch.get(i).request.id();
+                assertTrue(seen.add(id), "dispatched twice: " + id);
+                final int producer = Integer.parseInt(id.substring(0, id.indexOf(':')));
+                assertEquals(producer + ":" + next[producer]++, id, "each producer's order is kept");
+            }
+            batch.clear();
+        }
+        assertEquals(producers * each, seen.size());
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.ingot.perf.pipeline;
 
+import io.ingot.api.ResponseFuture;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -99,25 +101,36 @@ public final class PipelineSlot
     }
 
     /**
-     * Waits for the request: spins {@code spinNanos}, then parks.
+     * Waits for the request as {@link ResponseFuture} does: stays awake {@code spinNanos} (spinning for
+     * the first {@value ResponseFuture#SPIN_BEFORE_YIELD_NANOS} ns, then yielding between looks), then
+     * parks.
      *
-     * @param spinNanos how long to spin first ({@link Long#MAX_VALUE}: never park)
+     * @param spinNanos how long to stay awake first ({@link Long#MAX_VALUE}: spin, never park)
      * @throws IllegalStateException when the request failed
      */
     public void await(final long spinNanos)
     {
-        if (!done)
+        final long start = System.nanoTime();
+        while (!done)
         {
-            final long start = System.nanoTime();
-            int spins = 0;
-            while (!done)
+            if (spinNanos == Long.MAX_VALUE)
             {
                 Thread.onSpinWait();
-                if ((++spins & 63) == 0 && spinNanos != Long.MAX_VALUE && System.nanoTime() - start >= spinNanos)
-                {
-                    parkUntilDone();
-                    break;
-                }
+                continue;
+            }
+            final long waited = System.nanoTime() - start;
+            if (waited >= spinNanos)
+            {
+                parkUntilDone();
+                break;
+            }
+            if (waited >= ResponseFuture.SPIN_BEFORE_YIELD_NANOS)
+            {
+                Thread.yield();
+            }
+            else
+            {
+                Thread.onSpinWait();
             }
         }
         final String failed = failure;

@@ -1,6 +1,7 @@
 package io.ingot.perf.pipeline;
 
 import io.ingot.api.IdleMode;
+import io.ingot.api.ResponseFuture;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.perf.support.BenchModels;
 
@@ -48,6 +49,6 @@ public final class Pipelines
      */
     public static long callerSpinNanos(final IdleMode idle)
     {
-        return idle == IdleMode.SPINNING ? Long.MAX_VALUE : 20_000L;
+        return idle == IdleMode.SPINNING ? Long.MAX_VALUE : ResponseFuture.DEFAULT_SPIN_NANOS;
     }
 }
