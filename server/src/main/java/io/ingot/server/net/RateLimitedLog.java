@@ -1,6 +1,7 @@
 package io.ingot.server.net;
 
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * A log line that is written at most once per interval, with how many occurrences the interval swallowed, so that a
@@ -18,6 +19,7 @@ public final class RateLimitedLog
     private final System.Logger logger;
     private final System.Logger.Level level;
     private final long intervalNanos;
+    private final LongSupplier clock;
     private final AtomicLong nextAllowed;
     private final AtomicLong suppressed = new AtomicLong();
     private final AtomicLong total = new AtomicLong();
@@ -29,10 +31,23 @@ public final class RateLimitedLog
      */
     public RateLimitedLog(final System.Logger logger, final System.Logger.Level level, final long intervalNanos)
     {
+        this(logger, level, intervalNanos, System::nanoTime);
+    }
+
+    /**
+     * @param logger        where lines go
+     * @param level         their level
+     * @param intervalNanos the shortest time between two lines
+     * @param clock         nanoseconds, as {@link System#nanoTime()} counts them (tests pass their own)
+     */
+    public RateLimitedLog(final System.Logger logger, final System.Logger.Level level, final long intervalNanos,
+        final LongSupplier clock)
+    {
         this.logger = logger;
         this.level = level;
         this.intervalNanos = intervalNanos;
-        this.nextAllowed = new AtomicLong(System.nanoTime() - 1);
+        this.clock = clock;
+        this.nextAllowed = new AtomicLong(clock.getAsLong() - 1);
     }
 
     /**
@@ -44,7 +59,7 @@ public final class RateLimitedLog
     public boolean log(final String message)
     {
         total.incrementAndGet();
-        final long now = System.nanoTime();
+        final long now = clock.getAsLong();
         final long allowed = nextAllowed.get();
         if (now - allowed < 0 || !nextAllowed.compareAndSet(allowed, now + intervalNanos))
         {

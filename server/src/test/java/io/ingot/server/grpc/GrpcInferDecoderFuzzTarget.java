@@ -18,7 +18,8 @@ import io.netty.buffer.PooledByteBufAllocator;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The gRPC request decoder as a fuzz target ({@code FrontendDecodersFuzzer} runs it): bytes as they arrive in a {@code ModelInferRequest} message are parsed (what
+ * The gRPC request decoder as a fuzz target ({@code FrontendDecodersFuzzer} runs it): bytes as they arrive in a {@code
+ * ModelInferRequest} message are parsed (what
  * the frontend's tolerant marshaller does, {@link GrpcParseGuard}) and, when they parse, decoded into a call: raw and
  * typed contents, shapes, datatypes, parameters, shared-memory references. Every message is decoded or refused with
  * an {@link InferenceException} of bounded length, and the call's buffers are all released. Half the inputs are

@@ -18,7 +18,8 @@ import io.netty.buffer.PooledByteBufAllocator;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The HTTP infer decoder as a fuzz target ({@code FrontendDecodersFuzzer} runs it): the body of {@code POST /v2/models/m/infer} (JSON header, binary tensors after
+ * The HTTP infer decoder as a fuzz target ({@code FrontendDecodersFuzzer} runs it): the body of {@code POST
+ * /v2/models/m/infer} (JSON header, binary tensors after
  * it, shared-memory references to a registered region) and its {@code Inference-Header-Content-Length}. Every input
  * is decoded or refused with an {@link InferenceException} whose message is bounded; nothing else may escape, and
  * every buffer the call took must be released (the pool's usage is reported before and after). Seeds:

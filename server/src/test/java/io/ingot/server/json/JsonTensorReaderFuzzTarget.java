@@ -11,7 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The JSON tensor reader as a fuzz target ({@code FrontendDecodersFuzzer} runs it) ({@code data} of an input, read straight from the request bytes with Triton's
+ * The JSON tensor reader as a fuzz target ({@code FrontendDecodersFuzzer} runs it) ({@code data} of an input, read
+ * straight from the request bytes with Triton's
  * number syntax): for every datatype and shape, {@code data} is either converted into exactly the tensor's bytes
  * (element count times the element size, or length-prefixed strings for BYTES) or refused with an
  * {@link InferenceException}. The same input then goes through the request parser with the data located in place,
