@@ -40,12 +40,13 @@ import java.util.concurrent.locks.LockSupport;
  * }</pre>
  *
  * <p>One IPC thread ({@code ingot-ipc-NAME}, an {@link IpcDutyCycle} on an {@link AgentRunner}) activates registering
- * clients, polls the request rings of active ones, validates every frame ({@link InferFrameDecoder}) and submits it
- * to the core with its inputs as views of the client's slab; the core's threads write outputs into the client's output area (a {@code ResponseAllocator}) and
- * the RESPONSE frames. The same thread heartbeats, and notices clients that leave, die or hang, taking their slots
- * back without touching any other client. {@link #close()} stops serving and removes the file; the core stays
- * open. A graceful stop first calls {@link #stopAccepting()} (new requests are answered UNAVAILABLE, new clients
- * wait) and {@link #awaitDrained(long)} (every request taken was answered), while the core finishes its work.
+ * clients, polls the request rings of active ones, validates every frame ({@link InferFrameDecoder}) and submits it to
+ * the core with its inputs as views of the client's slab; the core's threads write outputs into the client's output
+ * area (a {@code ResponseAllocator}) and the RESPONSE frames. The same thread heartbeats, and notices clients that
+ * leave, die or hang, taking their slots back without touching any other client. {@link #close()} stops serving and
+ * removes the file; the core stays open. A graceful stop first calls {@link #stopAccepting()} (new requests are
+ * answered UNAVAILABLE, new clients wait) and {@link #awaitDrained(long)} (every request taken was answered), while the
+ * core finishes its work.
  *
  * <p>Waiting: unless the idle mode is {@code SPINNING}, the IPC thread that finds no work spins, yields, then sleeps
  * in the kernel on the region's request doorbell (a futex, docs/ipc.md "Wake-ups") until a client rings it after
