@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the `ingot perf` measurements and the real-model comparison recorded in BENCHMARKS.md, and draws the plots.
-# Usage: benchmarks/run-perf.sh [inprocess|network|transports|minilm-open|comparison|pytorch|plots|all]
+# Usage: benchmarks/run-perf.sh [baselines|python-transport|inprocess|network|transports|minilm-open|comparison|pytorch|plots|all]
 # (./ingot builds what it needs, the example models included, on first use.)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
@@ -18,6 +18,32 @@ WINDOW=(-p 2000 --warmup-interval 1000 -s 10 -r 8)
 what="${1:-all}"
 
 run() { echo "+ ingot perf ${*}" | tee -a "$R/commands.txt"; "${PERF[@]}" "$@" 2>&1 | grep -v '^INFO\|^[A-Z][a-z][a-z] [0-9]' ; }
+
+if [[ "$what" == baselines || "$what" == all ]]; then
+  # Issue 13's comparison: Ingot against the DJL-style and Triton-style batchers, the engine called directly and the
+  # two thread hand-off floors, all in one run per idle mode, rounds interleaved (BENCHMARKS.md, section 1).
+  B=benchmarks/results/baselines
+  mkdir -p "$B"
+  run baselines --idle-mode BLOCKING --json "$B/baselines-blocking.json" --markdown "$B/baselines-blocking.md" \
+    --plot "$B/baselines-blocking-p99.png"
+  run baselines --idle-mode SPINNING --concurrency 1 --json "$B/baselines-spinning-c1.json" \
+    --markdown "$B/baselines-spinning-c1.md"
+fi
+
+if [[ "$what" == python-transport || "$what" == all ]]; then
+  # Python at concurrency 1: the shared-memory client against a KServe-binary HTTP client, one server, rounds
+  # interleaved (tritonclient is not installable here: no PyPI).
+  ./ingot serve --model-repository examples/models --http-port 18010 --grpc-port -1 --metrics-port -1 \
+    --ipc bench-py > "$R/python-transport-server.log" 2>&1 &
+  server=$!
+  trap 'kill $server 2>/dev/null || true' EXIT
+  for _ in $(seq 1 120); do curl -sf localhost:18010/v2/health/ready > /dev/null && break; sleep 1; done
+  echo "+ python3 benchmarks/python/transport_latency.py --ipc bench-py --http 127.0.0.1:18010" | tee -a "$R/commands.txt"
+  /usr/bin/python3 benchmarks/python/transport_latency.py --ipc bench-py --http 127.0.0.1:18010 \
+    --json benchmarks/results/python/transport-latency-c1.json
+  kill "$server"; wait "$server" 2>/dev/null || true
+  trap - EXIT
+fi
 
 if [[ "$what" == inprocess || "$what" == all ]]; then
   for idle in BLOCKING SPINNING; do
