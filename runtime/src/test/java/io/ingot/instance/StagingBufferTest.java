@@ -45,4 +45,27 @@ class StagingBufferTest
             assertEquals(first.address(), again.address());
         }
     }
+
+    @Test
+    void batchSizesThatVaryAmongAFewValuesReuseOneSliceEach()
+    {
+        try (StagingBuffer buffer = new StagingBuffer(new HostPinnedAllocator()))
+        {
+            final int rowBytes = 4;
+            final int maxBatch = 8;
+            buffer.slice((long)maxBatch * rowBytes);
+            final MemorySegment[] seen = new MemorySegment[maxBatch + 1];
+            for (int rows = 1; rows <= maxBatch; rows++)
+            {
+                seen[rows] = buffer.slice((long)rows * rowBytes);
+            }
+            // Batches of 1..8 requests in any order, as a busy instance forms them: no new segment object.
+            final int[] order = {3, 1, 8, 2, 2, 7, 5, 1, 4, 6, 8, 3};
+            for (final int rows : order)
+            {
+                assertSame(seen[rows], buffer.slice((long)rows * rowBytes), "batch of " + rows);
+            }
+            assertEquals(1, buffer.allocations());
+        }
+    }
 }
