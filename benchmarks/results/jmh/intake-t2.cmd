@@ -1,1 +1,1 @@
-java -jar benchmarks/target/benchmarks.jar RingIntakeBenchmark -t 2 -f 2
+java -jar benchmarks/target/benchmarks.jar IntakeBenchmark -t 2

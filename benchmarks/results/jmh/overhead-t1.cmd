@@ -1,1 +1,1 @@
-java -jar benchmarks/target/benchmarks.jar OverheadBenchmark -t 1 -f 1 -p idle=BLOCKING,SPINNING
+java -jar benchmarks/target/benchmarks.jar OverheadBenchmark|FloorBenchmark -t 1
