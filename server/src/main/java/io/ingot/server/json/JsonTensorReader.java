@@ -193,7 +193,7 @@ public final class JsonTensorReader
     {
         if (kind != JsonScanner.NUMBER)
         {
-            throw badElement(scanner, kind, "a " + expectation());
+            throw badElement(scanner, kind, expectation());
         }
         scanner.readNumber();
         try
@@ -202,8 +202,8 @@ public final class JsonTensorReader
         }
         catch (final ArithmeticException refused)
         {
-            throw badNumber(scanner, scanner.numberIsIntegral() ? "a " + expectation() + " in [" + min + ", " + max
-                + "]" : "a " + expectation());
+            throw badNumber(scanner, scanner.numberIsIntegral() ? expectation() + " in [" + min + ", " + max
+                + "]" : expectation());
         }
     }
 
@@ -211,7 +211,7 @@ public final class JsonTensorReader
     {
         if (kind != JsonScanner.NUMBER)
         {
-            throw badElement(scanner, kind, "a " + expectation());
+            throw badElement(scanner, kind, expectation());
         }
         scanner.readNumber();
         try
@@ -220,7 +220,7 @@ public final class JsonTensorReader
         }
         catch (final ArithmeticException refused)
         {
-            throw badNumber(scanner, "a " + expectation() + " in [0, 18446744073709551615]");
+            throw badNumber(scanner, expectation() + " in [0, 18446744073709551615]");
         }
     }
 
@@ -238,11 +238,11 @@ public final class JsonTensorReader
     {
         return switch (dataType)
         {
-            case BOOL -> "boolean";
-            case BYTES -> "string";
-            case FP32, FP64 -> "number";
-            case UINT8, UINT16, UINT32, UINT64 -> "non-negative integer";
-            default -> "integer";
+            case BOOL -> "a boolean";
+            case BYTES -> "a string";
+            case FP32, FP64 -> "a number";
+            case UINT8, UINT16, UINT32, UINT64 -> "a non-negative integer";
+            default -> "an integer";
         };
     }
 

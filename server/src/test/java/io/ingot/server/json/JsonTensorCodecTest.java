@@ -68,7 +68,7 @@ class JsonTensorCodecTest
         assertThrows(InferenceException.class, () -> read(DataType.UINT8, new long[] {1}, "[-1]"));
         final InferenceException fraction = assertThrows(InferenceException.class,
             () -> read(DataType.INT32, new long[] {1}, "[1.5]"));
-        assertTrue(fraction.getMessage().contains("expected a integer") || fraction.getMessage().contains("integer"),
+        assertTrue(fraction.getMessage().contains("expected an integer") || fraction.getMessage().contains("integer"),
             fraction.getMessage());
     }
 
@@ -177,7 +177,7 @@ class JsonTensorCodecTest
         assertTrue(fp64.getMessage().contains("element 0 is 1e400, outside the range of FP64"), fp64.getMessage());
         final InferenceException int64 = assertThrows(InferenceException.class,
             () -> readText(DataType.INT64, "[9223372036854775808]", 1));
-        assertTrue(int64.getMessage().contains("element 0 is 9223372036854775808, expected a integer in ["),
+        assertTrue(int64.getMessage().contains("element 0 is 9223372036854775808, expected an integer in ["),
             int64.getMessage());
         assertEquals(Long.MIN_VALUE, readText(DataType.INT64, "[-9223372036854775808]", 1).getLongLE(0));
         assertThrows(InferenceException.class, () -> readText(DataType.UINT64, "[18446744073709551616]", 1));
