@@ -48,7 +48,7 @@ import java.util.function.Consumer;
  * <p>Thread-safe: {@link #submit} and {@link #requestSweep} from any thread; the role operations from instances and
  * the timekeeper.
  */
-public final class ModelScheduler
+public final class ModelScheduler extends SchedulerFields.PadAfter
 {
     /** {@link #roleHolder()}: nobody holds the role. */
     public static final int FREE = 0;
@@ -71,12 +71,6 @@ public final class ModelScheduler
     private final AtomicInteger role = new AtomicInteger(FREE);
     private Seat[] seats = new Seat[0];
 
-    private volatile Bell watcher;
-    private volatile boolean stopping;
-    private volatile boolean sweepRequested;
-    private volatile long timekeeperWakeNs = BatchPolicy.NO_DEADLINE;
-    private volatile int queued;
-    private long nextOrderSequence;
 
     /**
      * @param modelName  the model, for messages
