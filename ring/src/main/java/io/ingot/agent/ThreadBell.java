@@ -10,7 +10,7 @@ import java.util.concurrent.locks.LockSupport;
  * only a ring on an armed bell changes the ring count and unparks. Thread-safe for any number of wakers and one
  * waiter at a time.
  */
-public final class ThreadBell implements Bell
+public final class ThreadBell extends ThreadBellFields.PadAfter implements Bell
 {
     private static final VarHandle RINGS;
     private static final VarHandle ARMED;
@@ -20,8 +20,8 @@ public final class ThreadBell implements Bell
         try
         {
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            RINGS = lookup.findVarHandle(ThreadBell.class, "rings", int.class);
-            ARMED = lookup.findVarHandle(ThreadBell.class, "armed", int.class);
+            RINGS = lookup.findVarHandle(ThreadBellFields.Hot.class, "rings", int.class);
+            ARMED = lookup.findVarHandle(ThreadBellFields.Hot.class, "armed", int.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -29,14 +29,6 @@ public final class ThreadBell implements Bell
         }
     }
 
-    // Padding keeps the wakers' line of this bell off the lines of neighbouring objects.
-    @SuppressWarnings("unused")
-    private long p01, p02, p03, p04, p05, p06, p07;
-    private volatile int rings;
-    private volatile int armed;
-    private volatile Thread waiter;
-    @SuppressWarnings("unused")
-    private long p11, p12, p13, p14, p15, p16, p17;
 
     @Override
     public int arm()

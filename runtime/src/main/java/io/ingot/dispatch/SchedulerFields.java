@@ -1,6 +1,7 @@
 package io.ingot.dispatch;
 
 import io.ingot.agent.Bell;
+import io.ingot.agent.CacheLinePadding;
 import io.ingot.scheduler.BatchPolicy;
 
 /**
@@ -18,17 +19,8 @@ final class SchedulerFields
     {
     }
 
-    /** 64 bytes before the producers' fields. */
-    abstract static class PadBefore
-    {
-        byte p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
-        byte p016, p017, p018, p019, p020, p021, p022, p023, p024, p025, p026, p027, p028, p029, p030, p031;
-        byte p032, p033, p034, p035, p036, p037, p038, p039, p040, p041, p042, p043, p044, p045, p046, p047;
-        byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
-    }
-
     /** Read by every producer's submit; written rarely (a watcher starting or ending, a stop, the timekeeper). */
-    abstract static class ProducerRead extends PadBefore
+    abstract static class ProducerRead extends CacheLinePadding
     {
         volatile Bell watcher;
         volatile boolean stopping;
