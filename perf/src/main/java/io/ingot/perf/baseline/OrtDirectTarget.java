@@ -10,10 +10,8 @@ import ai.onnxruntime.TensorInfo;
 import io.ingot.tensor.DataType;
 import io.ingot.api.TensorMetadata;
 import io.ingot.perf.LoadClient;
-import io.ingot.perf.LoadTarget;
 import io.ingot.perf.PerfException;
 import io.ingot.perf.RequestInputs;
-import io.ingot.perf.ServerCounters;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -30,13 +28,12 @@ import java.util.Map;
  * the run, as an application handling new data per request would. With a batch size above one, every request is a
  * pre-formed batch: the ideal a dynamic batcher can only approach.
  */
-public final class OrtDirectTarget implements LoadTarget
+public final class OrtDirectTarget extends DirectTarget
 {
     private final OrtEnvironment env = OrtEnvironment.getEnvironment();
     private final OrtSession session;
     private final Path modelFile;
     private final int intraOpThreads;
-    private RequestInputs inputs;
 
     /**
      * @param modelFile      the ONNX file
@@ -117,25 +114,9 @@ public final class OrtDirectTarget implements LoadTarget
     }
 
     @Override
-    public void prepare(final RequestInputs requestInputs)
+    protected LoadClient newClient(final RequestInputs inputs)
     {
-        this.inputs = requestInputs;
-    }
-
-    @Override
-    public LoadClient newClient()
-    {
-        if (inputs == null)
-        {
-            throw new IllegalStateException("prepare() must be called before clients are made");
-        }
-        return new Client();
-    }
-
-    @Override
-    public ServerCounters counters()
-    {
-        return null;
+        return new Client(inputs);
     }
 
     @Override
@@ -160,7 +141,7 @@ public final class OrtDirectTarget implements LoadTarget
         private final List<OnnxJavaType> types = new ArrayList<>();
         private final Map<String, OnnxTensor> feed = new HashMap<>();
 
-        Client()
+        Client(final RequestInputs inputs)
         {
             for (final RequestInputs.Tensor tensor : inputs.inputs())
             {

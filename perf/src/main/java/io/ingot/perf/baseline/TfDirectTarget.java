@@ -2,10 +2,8 @@ package io.ingot.perf.baseline;
 
 import io.ingot.api.TensorMetadata;
 import io.ingot.perf.LoadClient;
-import io.ingot.perf.LoadTarget;
 import io.ingot.perf.PerfException;
 import io.ingot.perf.RequestInputs;
-import io.ingot.perf.ServerCounters;
 import io.ingot.tensor.DataType;
 import io.ingot.tensorflow.capi.TensorFlowC;
 import io.ingot.tensorflow.capi.TensorFlowException;
@@ -37,7 +35,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * server, which also copies every output into the response. With a batch size above one, each request is a
  * pre-formed batch: the ideal a dynamic batcher can only approach.
  */
-public final class TfDirectTarget implements LoadTarget
+public final class TfDirectTarget extends DirectTarget
 {
     private final Path savedModel;
     private final ServingSignature signature;
@@ -45,7 +43,6 @@ public final class TfDirectTarget implements LoadTarget
     private final int intraThreads;
     private final int interThreads;
     private final List<AutoCloseable> open = new CopyOnWriteArrayList<>();
-    private RequestInputs inputs;
 
     /**
      * @param savedModel   the SavedModel folder
@@ -91,27 +88,11 @@ public final class TfDirectTarget implements LoadTarget
     }
 
     @Override
-    public void prepare(final RequestInputs requestInputs)
+    protected LoadClient newClient(final RequestInputs inputs)
     {
-        this.inputs = requestInputs;
-    }
-
-    @Override
-    public LoadClient newClient()
-    {
-        if (inputs == null)
-        {
-            throw new IllegalStateException("prepare() must be called before clients are made");
-        }
-        final Client client = new Client();
+        final Client client = new Client(inputs);
         open.add(client);
         return client;
-    }
-
-    @Override
-    public ServerCounters counters()
-    {
-        return null;
     }
 
     @Override
@@ -150,7 +131,7 @@ public final class TfDirectTarget implements LoadTarget
         private final MemorySegment fetchValues;
         private boolean closed;
 
-        Client()
+        Client(final RequestInputs inputs)
         {
             try
             {

@@ -12,10 +12,8 @@ import ai.djl.pytorch.jni.IValueUtils;
 import ai.djl.pytorch.jni.JniUtils;
 import io.ingot.api.TensorMetadata;
 import io.ingot.perf.LoadClient;
-import io.ingot.perf.LoadTarget;
 import io.ingot.perf.PerfException;
 import io.ingot.perf.RequestInputs;
-import io.ingot.perf.ServerCounters;
 import io.ingot.tensor.DataType;
 
 import java.lang.foreign.Arena;
@@ -34,14 +32,13 @@ import java.util.List;
  * every request is a pre-formed batch: the ideal a dynamic batcher can only approach. The model has one FP32 input
  * {@code INPUT__0} and one FP32 output.
  */
-public final class TorchDirectTarget implements LoadTarget
+public final class TorchDirectTarget extends DirectTarget
 {
     private final Path modelFile;
     private final int features;
     private final PtNDManager manager;
     private final PtSymbolBlock module;
     private final boolean modulePerClient;
-    private RequestInputs inputs;
 
     /**
      * @param modelFile      the TorchScript file
@@ -88,25 +85,9 @@ public final class TorchDirectTarget implements LoadTarget
     }
 
     @Override
-    public void prepare(final RequestInputs requestInputs)
+    protected LoadClient newClient(final RequestInputs inputs)
     {
-        this.inputs = requestInputs;
-    }
-
-    @Override
-    public LoadClient newClient()
-    {
-        if (inputs == null)
-        {
-            throw new IllegalStateException("prepare() must be called before clients are made");
-        }
         return new Client(inputs.inputs().getFirst());
-    }
-
-    @Override
-    public ServerCounters counters()
-    {
-        return null;
     }
 
     @Override

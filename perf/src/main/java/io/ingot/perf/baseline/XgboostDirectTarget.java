@@ -6,10 +6,8 @@ import io.ingot.fil.xgboost.XgbBooster;
 import io.ingot.fil.xgboost.Xgboost;
 import io.ingot.fil.xgboost.XgboostException;
 import io.ingot.perf.LoadClient;
-import io.ingot.perf.LoadTarget;
 import io.ingot.perf.PerfException;
 import io.ingot.perf.RequestInputs;
-import io.ingot.perf.ServerCounters;
 import io.ingot.tensor.DataType;
 
 import java.io.IOException;
@@ -28,13 +26,12 @@ import java.util.List;
  * the client's output memory, as Ingot writes it once into the response. With a batch size above one, every request
  * is a pre-formed batch: the ideal a dynamic batcher can only approach.
  */
-public final class XgboostDirectTarget implements LoadTarget
+public final class XgboostDirectTarget extends DirectTarget
 {
     private final Path modelFile;
     private final int threads;
     private final XgbBooster booster;
     private final long features;
-    private RequestInputs inputs;
 
     /**
      * @param modelFile an XGBoost JSON or UBJSON model
@@ -76,25 +73,9 @@ public final class XgboostDirectTarget implements LoadTarget
     }
 
     @Override
-    public void prepare(final RequestInputs requestInputs)
+    protected LoadClient newClient(final RequestInputs inputs)
     {
-        this.inputs = requestInputs;
-    }
-
-    @Override
-    public LoadClient newClient()
-    {
-        if (inputs == null)
-        {
-            throw new IllegalStateException("prepare() must be called before clients are made");
-        }
-        return new Client();
-    }
-
-    @Override
-    public ServerCounters counters()
-    {
-        return null;
+        return new Client(inputs);
     }
 
     @Override
@@ -112,7 +93,7 @@ public final class XgboostDirectTarget implements LoadTarget
         private final DensePrediction prediction = new DensePrediction(booster, Xgboost.PREDICT_NORMAL, "<f4");
         private MemorySegment output;
 
-        Client()
+        Client(final RequestInputs inputs)
         {
             final RequestInputs.Tensor tensor = inputs.inputs().getFirst();
             rows = arena.allocate(tensor.data().length, Float.BYTES);
