@@ -1,12 +1,11 @@
 package io.ingot.cli;
 
 import io.ingot.testing.ChildProcess;
+import io.ingot.testing.Ports;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,14 +27,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class LauncherClasspathTest
 {
-    private static int freePort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
-    }
-
     @Test
     void serveStartsEveryFrontendOnTheLaunchersClassPath(@TempDir final Path dir) throws Exception
     {
@@ -50,8 +41,8 @@ class LauncherClasspathTest
             input [{ name: "INPUT0" data_type: TYPE_INT32 dims: [1] }]
             output [{ name: "OUTPUT0" data_type: TYPE_INT32 dims: [1] }]
             """);
-        final int httpPort = freePort();
-        final int grpcPort = freePort();
+        final int httpPort = Ports.free();
+        final int grpcPort = Ports.free();
         final List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classpath,
             "--enable-native-access=ALL-UNNAMED", "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",

@@ -8,11 +8,11 @@ import io.ingot.server.proto.GRPCInferenceServiceGrpc;
 import io.ingot.server.proto.ModelInferRequest;
 import io.ingot.server.proto.ModelInferResponse;
 import io.ingot.testing.ChildProcess;
+import io.ingot.testing.Ports;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -56,14 +56,6 @@ class ServeShutdownTest
         return dir;
     }
 
-    private static int freePort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
-    }
-
     private static ChildProcess serve(final Path repository, final int httpPort, final int grpcPort,
         final String exitTimeout) throws IOException, InterruptedException
     {
@@ -83,8 +75,8 @@ class ServeShutdownTest
     @Test
     void sigtermWith32RequestsInFlightAnswersAll32AndExits(@TempDir final Path dir) throws Exception
     {
-        final int httpPort = freePort();
-        final int grpcPort = freePort();
+        final int httpPort = Ports.free();
+        final int grpcPort = Ports.free();
         try (ChildProcess child = serve(repository(dir, 4_000_000), httpPort, grpcPort, "30");
              HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                  .connectTimeout(Duration.ofSeconds(10)).build())
@@ -161,7 +153,7 @@ class ServeShutdownTest
     void aSecondSignalExitsAtOnceAndTheExitTimeoutBoundsTheWait(@TempDir final Path dir) throws Exception
     {
         final Path repository = repository(dir, 60_000_000);
-        final int httpPort = freePort();
+        final int httpPort = Ports.free();
         try (ChildProcess child = serve(repository, httpPort, -1, "30");
              HttpClient http = HttpClient.newHttpClient())
         {
@@ -177,7 +169,7 @@ class ServeShutdownTest
             assertTrue(child.output().contains("Received SIGTERM again: exiting at once"), child.output());
             stuck.cancel(true);
         }
-        final int otherPort = freePort();
+        final int otherPort = Ports.free();
         try (ChildProcess child = serve(repository, otherPort, -1, "1");
              HttpClient http = HttpClient.newHttpClient())
         {
