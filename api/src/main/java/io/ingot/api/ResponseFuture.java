@@ -169,6 +169,38 @@ public final class ResponseFuture implements ResponseListener
         response = null;
     }
 
+    /**
+     * One look of a wait that stays awake for {@code awakeNanos} before it parks, the waiting of {@link #await()}:
+     * spins for the first {@value #SPIN_BEFORE_YIELD_NANOS} ns, then yields the processor; {@code Long.MAX_VALUE}
+     * spins for ever. For waiters that must wait exactly as a {@code ResponseFuture} does (benchmark callers).
+     *
+     * @param startNanos  {@link System#nanoTime()} when the wait began
+     * @param awakeNanos  how long the wait stays awake
+     * @return false when the time to stay awake is over and the waiter should park
+     */
+    public static boolean stayAwake(final long startNanos, final long awakeNanos)
+    {
+        if (awakeNanos == Long.MAX_VALUE)
+        {
+            Thread.onSpinWait();
+            return true;
+        }
+        final long waited = System.nanoTime() - startNanos;
+        if (waited >= awakeNanos)
+        {
+            return false;
+        }
+        if (waited >= SPIN_BEFORE_YIELD_NANOS)
+        {
+            Thread.yield();
+        }
+        else
+        {
+            Thread.onSpinWait();
+        }
+        return true;
+    }
+
     private InferenceResponse spinFor(final long nanos)
     {
         InferenceResponse ready = response;
@@ -179,23 +211,9 @@ public final class ResponseFuture implements ResponseListener
         final long start = System.nanoTime();
         while ((ready = response) == null)
         {
-            if (nanos == Long.MAX_VALUE)
-            {
-                Thread.onSpinWait();
-                continue;
-            }
-            final long waited = System.nanoTime() - start;
-            if (waited >= nanos)
+            if (!stayAwake(start, nanos))
             {
                 return null;
-            }
-            if (waited >= SPIN_BEFORE_YIELD_NANOS)
-            {
-                Thread.yield();
-            }
-            else
-            {
-                Thread.onSpinWait();
             }
         }
         return ready;

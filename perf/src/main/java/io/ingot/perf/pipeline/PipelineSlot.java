@@ -113,24 +113,10 @@ public final class PipelineSlot
         final long start = System.nanoTime();
         while (!done)
         {
-            if (spinNanos == Long.MAX_VALUE)
-            {
-                Thread.onSpinWait();
-                continue;
-            }
-            final long waited = System.nanoTime() - start;
-            if (waited >= spinNanos)
+            if (!ResponseFuture.stayAwake(start, spinNanos))
             {
                 parkUntilDone();
                 break;
-            }
-            if (waited >= ResponseFuture.SPIN_BEFORE_YIELD_NANOS)
-            {
-                Thread.yield();
-            }
-            else
-            {
-                Thread.onSpinWait();
             }
         }
         final String failed = failure;
