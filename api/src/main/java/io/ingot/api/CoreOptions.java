@@ -41,20 +41,41 @@ import java.util.Set;
  * @param serverVersion     version reported by server metadata
  * @param backends          backend factories given directly, consulted before those {@link java.util.ServiceLoader}
  *                          finds (an embedder's own engines, or a test's recording backend)
+ * @param autoCompleteConfig whether a model's configuration is completed from its files and its backend before it is
+ *                          validated (Triton's default; {@code --strict-model-config=true} and
+ *                          {@code --disable-auto-complete-config} turn it off, and then a configuration must be
+ *                          complete by itself)
+ * @param strictReadiness   Triton's {@code --strict-readiness}: when true (the default) the core is ready only while
+ *                          every model that should be loaded is ready; when false it is ready while it is live
+ * @param exitOnError       Triton's {@code --exit-on-error}: when true {@link InferenceCore#open} fails, naming every
+ *                          model that failed, if any model fails to load at start-up. False by default for an
+ *                          embedded core (it keeps serving the others and reports the failures in
+ *                          {@link InferenceCore#repositoryIndex}); {@code ingot serve} defaults to Triton's true
+ * @param repositoryPollSeconds with {@link ModelControlMode#POLL}, the seconds between scans of the repositories
+ *                          (Triton's {@code --repository-poll-secs}, default 15)
+ * @param backendConfig     settings per backend name (Triton's {@code --backend-config}); the settings under the
+ *                          empty name apply to every backend, and a backend's own setting of the same key wins. A
+ *                          model's backend receives its merged settings in
+ *                          {@link io.ingot.backend.ModelContext#backendConfig()}
  */
 public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMemoryModels,
     ModelControlMode controlMode, Set<String> startupModels, String modelConfigName, IdleMode idleMode, int ringSize,
     PinnedAllocator pinnedAllocator, ResponseAllocator responseAllocator, String serverName, String serverVersion,
-    List<BackendFactory> backends)
+    List<BackendFactory> backends, boolean autoCompleteConfig, boolean strictReadiness, boolean exitOnError,
+    int repositoryPollSeconds, Map<String, Map<String, String>> backendConfig)
 {
     /** Default slots per request ring. */
     public static final int DEFAULT_RING_SIZE = 1024;
+
+    /** Triton's default {@code --repository-poll-secs}. */
+    public static final int DEFAULT_REPOSITORY_POLL_SECONDS = 15;
 
     /**
      * Validates and freezes the collections.
      *
      * @throws NullPointerException     for a {@code null} collection, element, control mode or idle mode
-     * @throws IllegalArgumentException when {@code ringSize} is not a power of two of at least 2
+     * @throws IllegalArgumentException when {@code ringSize} is not a power of two of at least 2, or the poll
+     *                                  interval is not positive
      */
     public CoreOptions
     {
@@ -62,12 +83,34 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         inMemoryModels = Map.copyOf(inMemoryModels);
         startupModels = Set.copyOf(startupModels);
         backends = List.copyOf(backends);
+        final Map<String, Map<String, String>> frozen = new LinkedHashMap<>();
+        backendConfig.forEach((backend, settings) -> frozen.put(backend, Map.copyOf(settings)));
+        backendConfig = Map.copyOf(frozen);
+        if (repositoryPollSeconds <= 0)
+        {
+            throw new IllegalArgumentException("repository poll interval must be positive, was "
+                + repositoryPollSeconds + " s");
+        }
         Objects.requireNonNull(controlMode, "controlMode");
         Objects.requireNonNull(idleMode, "idleMode");
         if (ringSize < 2 || Integer.bitCount(ringSize) != 1)
         {
             throw new IllegalArgumentException("ring size must be a power of two >= 2, was " + ringSize);
         }
+    }
+
+    /**
+     * The settings a model of the given backend receives: the global ones (empty backend name), overridden by the
+     * backend's own.
+     *
+     * @param backend the backend's name ({@code onnxruntime}, {@code python}, ...)
+     * @return the merged settings, immutable
+     */
+    public Map<String, String> backendConfigFor(final String backend)
+    {
+        final Map<String, String> merged = new LinkedHashMap<>(backendConfig.getOrDefault("", Map.of()));
+        merged.putAll(backendConfig.getOrDefault(backend, Map.of()));
+        return Map.copyOf(merged);
     }
 
     /** @return a builder with the defaults. */
@@ -91,6 +134,11 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         private String serverName = "ingot";
         private String serverVersion = "0.1.0";
         private final List<BackendFactory> backends = new ArrayList<>();
+        private boolean autoCompleteConfig = true;
+        private boolean strictReadiness = true;
+        private boolean exitOnError;
+        private int repositoryPollSeconds = DEFAULT_REPOSITORY_POLL_SECONDS;
+        private final Map<String, Map<String, String>> backendConfig = new LinkedHashMap<>();
 
         private Builder()
         {
@@ -221,11 +269,67 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
             return this;
         }
 
+        /**
+         * @param enabled whether configurations are auto-completed before validation (default true)
+         * @return this
+         */
+        public Builder autoCompleteConfig(final boolean enabled)
+        {
+            autoCompleteConfig = enabled;
+            return this;
+        }
+
+        /**
+         * @param strict whether readiness requires every model to be ready (default true)
+         * @return this
+         */
+        public Builder strictReadiness(final boolean strict)
+        {
+            strictReadiness = strict;
+            return this;
+        }
+
+        /**
+         * @param exit whether a model failing to load at start-up fails {@link InferenceCore#open} (default false)
+         * @return this
+         */
+        public Builder exitOnError(final boolean exit)
+        {
+            exitOnError = exit;
+            return this;
+        }
+
+        /**
+         * @param seconds seconds between repository scans in {@link ModelControlMode#POLL} (default 15)
+         * @return this
+         */
+        public Builder repositoryPollSeconds(final int seconds)
+        {
+            repositoryPollSeconds = seconds;
+            return this;
+        }
+
+        /**
+         * Adds one backend setting.
+         *
+         * @param backend the backend's name, or {@code ""} for a setting every backend receives
+         * @param key     the setting
+         * @param value   its value
+         * @return this
+         */
+        public Builder backendConfig(final String backend, final String key, final String value)
+        {
+            backendConfig.computeIfAbsent(Objects.requireNonNull(backend, "backend"), name -> new LinkedHashMap<>())
+                .put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
         /** @return the options. */
         public CoreOptions build()
         {
             return new CoreOptions(repositories, inMemoryModels, controlMode, startupModels, modelConfigName,
-                idleMode, ringSize, pinnedAllocator, responseAllocator, serverName, serverVersion, backends);
+                idleMode, ringSize, pinnedAllocator, responseAllocator, serverName, serverVersion, backends,
+                autoCompleteConfig, strictReadiness, exitOnError, repositoryPollSeconds, backendConfig);
         }
     }
 }

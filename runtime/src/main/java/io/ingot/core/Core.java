@@ -1,6 +1,7 @@
 package io.ingot.core;
 
 import io.ingot.api.CoreOptions;
+import io.ingot.repository.BackendAutoCompleter;
 import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceCore;
@@ -86,6 +87,7 @@ public final class Core implements InferenceCore
     private final ResponseAllocator defaultAllocator;
     private final ResponsePool responses = new ResponsePool();
     private final NormalizeContext normalizeContext;
+    private final BackendAutoCompleter completer;
     private final ConcurrentHashMap<String, ModelSlot> models = new ConcurrentHashMap<>();
     private final Object loadLock = new Object();
     private final Timekeeper timekeeper;
@@ -96,6 +98,7 @@ public final class Core implements InferenceCore
     {
         this.options = options;
         this.backends = new BackendRegistry(options.backends());
+        this.completer = options.autoCompleteConfig() ? backends.autoCompleter() : BackendAutoCompleter.none();
         this.pinnedAllocator = options.pinnedAllocator() != null ? options.pinnedAllocator()
             : PinnedAllocators.automatic();
         this.defaultAllocator = options.responseAllocator() != null ? options.responseAllocator()
@@ -125,6 +128,19 @@ public final class Core implements InferenceCore
     {
         final Core core = new Core(options);
         core.loadAtStartup();
+        if (options.exitOnError())
+        {
+            final List<String> failures = core.repositoryIndex(false).stream()
+                .filter(entry -> !entry.state().equals(READY))
+                .map(entry -> entry.name() + ": " + entry.reason())
+                .toList();
+            if (!failures.isEmpty())
+            {
+                core.close();
+                throw new InferenceException(ErrorCode.INVALID_ARG, failures.size()
+                    + " model(s) failed to load at start-up (exit on error): " + String.join("; ", failures));
+            }
+        }
         return core;
     }
 
@@ -159,7 +175,7 @@ public final class Core implements InferenceCore
                 try
                 {
                     final ModelConfig prepared = ModelConfigs.prepare(entry.getValue(), name,
-                        backends.autoCompleter(), normalizeContext);
+                        completer, normalizeContext);
                     install(name, load(name, prepared, List.of(new ModelVersion(1, null, null))));
                 }
                 catch (final ConfigException ex)
@@ -175,7 +191,7 @@ public final class Core implements InferenceCore
         try
         {
             return ModelRepository.scan(options.repositories(), options.modelConfigName(),
-                backends.autoCompleter(), normalizeContext);
+                completer, normalizeContext);
         }
         catch (final ConfigException ex)
         {
@@ -194,7 +210,7 @@ public final class Core implements InferenceCore
             for (final ModelVersion version : versions)
             {
                 final ModelContext context = new ModelContext(name, version.version(), config, version.directory(),
-                    version.modelFile(), pinnedAllocator, this);
+                    version.modelFile(), pinnedAllocator, this, options.backendConfigFor(config.getBackend()));
                 final Backend backend = factory.load(context);
                 try
                 {
@@ -296,6 +312,10 @@ public final class Core implements InferenceCore
         {
             return false;
         }
+        if (!options.strictReadiness())
+        {
+            return true;
+        }
         for (final ModelSlot slot : models.values())
         {
             if (!slot.state().equals(READY))
@@ -395,7 +415,7 @@ public final class Core implements InferenceCore
             try
             {
                 final ScanResult scan = ModelRepository.scan(options.repositories(), options.modelConfigName(),
-                    backends.autoCompleter(), normalizeContext);
+                    completer, normalizeContext);
                 for (final PreparedModel model : scan.models())
                 {
                     sorted.putIfAbsent(model.name(), failed(model.name(), "unloaded"));
@@ -442,7 +462,7 @@ public final class Core implements InferenceCore
             {
                 try
                 {
-                    slot = load(model, ModelConfigs.prepare(inMemory, model, backends.autoCompleter(),
+                    slot = load(model, ModelConfigs.prepare(inMemory, model, completer,
                         normalizeContext), List.of(new ModelVersion(1, null, null)));
                 }
                 catch (final ConfigException ex)
