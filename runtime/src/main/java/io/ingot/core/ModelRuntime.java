@@ -219,6 +219,9 @@ final class ModelRuntime implements InstanceHost
                 case CANCELLED -> "[request id: " + id + "] Request for model '" + name + "' was cancelled";
                 case STOPPING -> "[request id: " + id
                     + "] Server is stopping, scheduler for model has stopped accepting new inference requests";
+                case SEQUENCE_NOT_STARTED -> "inference request for sequence " + request.correlationText()
+                    + " to model '" + name + "' must specify the START flag on the first request of the sequence";
+                case SEQUENCE_EXPIRED -> "timeout of the corresponding sequence has been expired";
             };
             fail(request, ended.ending(i).code(), message, ended.ending(i).reason());
         }

@@ -8,6 +8,7 @@ package io.ingot.scheduler;
 public final class FormedBatch
 {
     private PendingRequest[] requests;
+    private int[] controls;
     private int count;
     private int batchSize;
     private long waitUntilNs;
@@ -18,6 +19,7 @@ public final class FormedBatch
     public FormedBatch(final int capacity)
     {
         requests = new PendingRequest[Math.max(1, capacity)];
+        controls = new int[requests.length];
     }
 
     /** Empties the batch (references dropped) before the policy fills it again. */
@@ -39,12 +41,34 @@ public final class FormedBatch
      */
     public void add(final PendingRequest request)
     {
+        add(request, 0);
+    }
+
+    /**
+     * Appends a row of a sequence batch (sequence policies only).
+     *
+     * @param request the row's request, or {@code null} for a padding row (batch size 1)
+     * @param control the row's {@link SequenceControl} bits
+     */
+    public void add(final PendingRequest request, final int control)
+    {
         if (count == requests.length)
         {
             requests = java.util.Arrays.copyOf(requests, count * 2);
+            controls = java.util.Arrays.copyOf(controls, count * 2);
         }
+        controls[count] = control;
         requests[count++] = request;
-        batchSize += request.batchSize;
+        batchSize += request == null ? 1 : request.batchSize;
+    }
+
+    /**
+     * @param index row index, {@code 0 <= index < count()}
+     * @return the row's {@link SequenceControl} bits (0 in a batch no sequence policy formed)
+     */
+    public int control(final int index)
+    {
+        return controls[index];
     }
 
     /** @return the number of requests */
@@ -55,7 +79,7 @@ public final class FormedBatch
 
     /**
      * @param index request index, {@code 0 <= index < count()}
-     * @return the request
+     * @return the request, or {@code null} for a padding row of a sequence batch
      */
     public PendingRequest get(final int index)
     {

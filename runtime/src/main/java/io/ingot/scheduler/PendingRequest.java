@@ -40,6 +40,12 @@ public final class PendingRequest
     public long presentInputs;
     /** Bit {@code i} set when configured output {@code i} is to be returned. */
     public long requestedOutputs;
+    /** The sequence's correlation ID when it is a number (unsigned); 0 for none or a string ID. */
+    public long correlationId;
+    /** The sequence's correlation ID when it is a string, else {@code null}. */
+    public String correlationKey;
+    /** The {@link SequenceControl#START} and {@link SequenceControl#END} bits the caller set. */
+    public int sequenceFlags;
 
     /** Clears the references and the per-flight state, so that nothing outlives the request's flight. */
     public void clear()
@@ -50,6 +56,15 @@ public final class PendingRequest
         deadlineNs = 0;
         timeoutNs = 0;
         presentInputs = 0;
+        correlationId = 0;
+        correlationKey = null;
+        sequenceFlags = 0;
+    }
+
+    /** @return the correlation ID as Triton prints it in messages: the number (unsigned) or the string */
+    public String correlationText()
+    {
+        return correlationKey != null ? correlationKey : Long.toUnsignedString(correlationId);
     }
 
     /**
