@@ -30,12 +30,14 @@ import io.ingot.instance.InstanceHost;
 import io.ingot.instance.ModelInstance;
 import io.ingot.scheduler.BatchPolicy;
 import io.ingot.scheduler.DefaultSchedulingPolicy;
+import io.ingot.scheduler.DirectSequencePolicy;
 import io.ingot.scheduler.DynamicBatchPolicy;
 import io.ingot.scheduler.EndedRequests;
 import io.ingot.scheduler.LevelAdmission;
 import io.ingot.scheduler.NanoClock;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.scheduler.SchedulerSettings;
+import io.ingot.scheduler.SequenceSettings;
 import io.ingot.stats.ModelStatsRecorder;
 
 import java.lang.System.Logger;
@@ -61,6 +63,8 @@ final class ModelRuntime implements InstanceHost
     private final ResponsePool responses;
     private final ModelStatsRecorder stats;
     private final RequestValidator validator;
+    /** The sequence batcher's request checks, or {@code null} for a model without one. */
+    private final SequenceAdmission sequences;
     private final ModelScheduler scheduler;
     private final Timekeeper timekeeper;
     private final OrderedDelivery ordered;
@@ -86,14 +90,13 @@ final class ModelRuntime implements InstanceHost
         this.validator = new RequestValidator(name, config);
         final SchedulerSettings settings = SchedulerSettings.of(config);
         final LevelAdmission admission = new LevelAdmission(settings);
-        final BatchPolicy policy = settings.dynamic()
-            ? new DynamicBatchPolicy(settings, config.getMaxBatchSize() > 0, admission)
-            : new DefaultSchedulingPolicy();
+        final List<InstanceContext> contexts = instanceContexts(context);
+        this.sequences = config.hasSequenceBatching() ? new SequenceAdmission(config) : null;
+        final BatchPolicy policy = policyOf(settings, admission, contexts.size());
         this.scheduler = new ModelScheduler(name, settings, policy, admission, ringSize, NanoClock.SYSTEM, timekeeper);
         this.ordered = settings.preserveOrdering() ? new OrderedDelivery(this::finish) : null;
         this.cancelHook = scheduler::requestSweep;
 
-        final List<InstanceContext> contexts = instanceContexts(context);
         this.stats = new ModelStatsRecorder(settings.maxBatchSize(), contexts.size(), scheduler::queuedRequests);
         final List<Engine> engines = new ArrayList<>();
         final List<InstanceAgent> agents = new ArrayList<>();
@@ -129,6 +132,24 @@ final class ModelRuntime implements InstanceHost
         }
         timekeeper.register(scheduler, this::answerEnded);
         runners.forEach(AgentRunner::start);
+    }
+
+    /** Triton's scheduler choice: the sequence batcher, the dynamic batcher, or the default scheduler. */
+    private BatchPolicy policyOf(final SchedulerSettings settings, final LevelAdmission admission,
+        final int instances)
+    {
+        if (config.hasSequenceBatching())
+        {
+            if (config.getSequenceBatching().hasOldest())
+            {
+                throw new InferenceException(ErrorCode.UNSUPPORTED, "model '" + name + "': the sequence batcher's "
+                    + "'oldest' strategy is not supported by Ingot yet; use 'direct' (the default)");
+            }
+            return new DirectSequencePolicy(SequenceSettings.of(config, instances), settings,
+                config.getMaxBatchSize() > 0);
+        }
+        return settings.dynamic() ? new DynamicBatchPolicy(settings, config.getMaxBatchSize() > 0, admission)
+            : new DefaultSchedulingPolicy();
     }
 
     private static IdleStrategy idleStrategy(final IdleMode mode, final InstanceAgent agent)
@@ -186,6 +207,14 @@ final class ModelRuntime implements InstanceHost
             RequestLifecycle.attach(request, pending);
         }
         validator.validate(request, pending);
+        if (sequences != null)
+        {
+            sequences.admit(request, pending);
+        }
+        else
+        {
+            SequenceAdmission.none(pending);
+        }
         if (!RequestLifecycle.begin(request, cancelHook))
         {
             throw new IllegalStateException("request '" + request.id() + "' for model '" + name

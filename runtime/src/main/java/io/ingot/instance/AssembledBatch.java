@@ -112,6 +112,8 @@ final class AssembledBatch implements Batch
     private final Map<String, Integer> outputIndex = new HashMap<>();
     private final StagingBuffer[] inputStaging;
     private final StagingBuffer[] outputStaging;
+    /** The sequence batcher's control tensors, or {@code null} for a model without {@code sequence_batching}. */
+    private final SequenceControlInputs sequenceControls;
 
     FormedBatch payload;
     private long requestedOutputs;
@@ -122,8 +124,10 @@ final class AssembledBatch implements Batch
         this.config = host.config();
         this.batchDimension = config.getMaxBatchSize() > 0;
         this.acceptsHeapInputs = acceptsHeapInputs;
+        sequenceControls = config.hasSequenceBatching() ? new SequenceControlInputs(config, allocator) : null;
         inputs = new InputView[config.getInputCount()];
-        presentInputs = new InputView[config.getInputCount()];
+        presentInputs = new InputView[config.getInputCount()
+            + (sequenceControls == null ? 0 : sequenceControls.count())];
         inputStaging = new StagingBuffer[inputs.length];
         for (int i = 0; i < inputs.length; i++)
         {
@@ -143,14 +147,24 @@ final class AssembledBatch implements Batch
         }
     }
 
-    /** Assembles the payload's inputs: each request's bytes copied once into its rows, or passed through. */
+    /**
+     * Assembles the payload's inputs: each request's bytes copied once into its rows, or passed through. A padding row
+     * of a sequence batch repeats the first request's bytes (Triton's null request is a copy of it), and the
+     * sequence batcher's control tensors are added after the configured inputs.
+     */
     void assemble(final FormedBatch batch)
     {
         this.payload = batch;
         requestedOutputs = 0;
+        PendingRequest first = null;
         for (int r = 0; r < batch.count(); r++)
         {
-            requestedOutputs |= batch.get(r).requestedOutputs;
+            final PendingRequest row = batch.get(r);
+            if (row != null)
+            {
+                requestedOutputs |= row.requestedOutputs;
+                first = first == null ? row : first;
+            }
         }
         for (final OutputSlot output : outputs)
         {
@@ -159,7 +173,6 @@ final class AssembledBatch implements Batch
             output.data = null;
         }
         presentCount = 0;
-        final PendingRequest first = batch.get(0);
         for (int c = 0; c < inputs.length; c++)
         {
             final InputView view = inputs[c];
@@ -194,19 +207,27 @@ final class AssembledBatch implements Batch
             long total = 0;
             for (int r = 0; r < batch.count(); r++)
             {
-                final PendingRequest pending = batch.get(r);
+                final PendingRequest pending = batch.get(r) == null ? first : batch.get(r);
                 total += pending.request.inputData(pending.inputIndexByConfig[c]).byteSize();
             }
             final MemorySegment staging = inputStaging[c].slice(total);
             long offset = 0;
             for (int r = 0; r < batch.count(); r++)
             {
-                final PendingRequest pending = batch.get(r);
+                final PendingRequest pending = batch.get(r) == null ? first : batch.get(r);
                 final MemorySegment source = pending.request.inputData(pending.inputIndexByConfig[c]);
                 MemorySegment.copy(source, 0, staging, offset, source.byteSize());
                 offset += source.byteSize();
             }
             view.data = staging;
+        }
+        if (sequenceControls != null)
+        {
+            sequenceControls.fill(batch);
+            for (int i = 0; i < sequenceControls.count(); i++)
+            {
+                presentInputs[presentCount++] = (InputView) sequenceControls.view(i);
+            }
         }
     }
 
@@ -248,6 +269,10 @@ final class AssembledBatch implements Batch
     public BatchInput input(final String name)
     {
         final Integer index = inputIndex.get(name);
+        if (index == null && sequenceControls != null && sequenceControls.byName(name) != null)
+        {
+            return sequenceControls.byName(name);
+        }
         if (index == null)
         {
             throw new IllegalArgumentException("model '" + host.modelName() + "' has no input '" + name + "'");

@@ -14,9 +14,11 @@ import java.util.Iterator;
  *       fills before any row 1 — else to a new backlog, served first-come first-served as slots free up. A request
  *       without START for an unknown sequence is refused with Triton's message. An END forgets the ID at once, so
  *       the ID needs a new START to be used again.</li>
- *   <li><b>Batches</b> ({@link #decide}): rows 0 to the highest row with a queued request; each row with a request
- *       gets that sequence's next request with READY (and its START/END), every other row — and a row whose request
- *       cannot share the batch with the first one (shapes, optional inputs) — is a padding row with no control bit.
+ *   <li><b>Batches</b> ({@link #decide}): a slot's requests run only on its own instance, so an instance that has
+ *       nothing queued while another has answers {@link #YIELD} naming it. A batch holds rows 0 to the highest row
+ *       with a queued request; each row with a request gets that sequence's next request with READY (and its
+ *       START/END), every other row — and a row whose request cannot share the batch with the first one (shapes,
+ *       optional inputs) — is a padding row with no control bit.
  *       With both {@code max_queue_delay_microseconds} and {@code minimum_slot_utilization} set, a batch waits until
  *       the share of rows with a request reaches the utilization or the oldest request has waited the delay.</li>
  *   <li><b>Slots free up</b> once their sequence's END was batched, once a sequence idle for longer than
@@ -66,7 +68,14 @@ public final class DirectSequencePolicy implements BatchPolicy
     @Override
     public void enqueue(final PendingRequest request)
     {
-        final SequenceSlot slot = slotById.get(request);
+        SequenceSlot slot = slotById.get(request);
+        if (slot != null && idleDeadline(slot) <= request.acceptedNs)
+        {
+            // Idle past the limit before the reaper ran: the sequence is gone, as if the reaper had been on time.
+            slot.mapped = false;
+            slotById.remove(slot.id, slot.key, slot);
+            slot = null;
+        }
         final SequenceBacklog backlog = slot == null ? backlogById.get(request) : null;
         final boolean ends = SequenceControl.has(request.sequenceFlags, SequenceControl.END);
         if (slot != null)
@@ -130,6 +139,22 @@ public final class DirectSequencePolicy implements BatchPolicy
         }
     }
 
+    /** @return an instance with a queued request in one of its slots, or -1 */
+    private int instanceWithWork()
+    {
+        for (final SequenceSlot[] instanceSlots : slots)
+        {
+            for (final SequenceSlot slot : instanceSlots)
+            {
+                if (!slot.queue.isEmpty())
+                {
+                    return slot.instance;
+                }
+            }
+        }
+        return -1;
+    }
+
     /** Triton's free-slot heap: the lowest row first, and among equal rows the lowest instance. */
     private SequenceSlot lowestFreeSlot()
     {
@@ -167,7 +192,20 @@ public final class DirectSequencePolicy implements BatchPolicy
         }
         if (ready == 0)
         {
-            return EMPTY;
+            final int other = instanceWithWork();
+            if (other >= 0)
+            {
+                batch.yieldTo(other);
+                return YIELD;
+            }
+            // Nothing to run anywhere; a held slot's idle limit or a backlog's timeout may still need keeping.
+            final long next = nextDeadline();
+            if (next == NO_DEADLINE)
+            {
+                return EMPTY;
+            }
+            batch.waitUntil(next);
+            return WAIT;
         }
         if (settings.maxQueueDelayNs() > 0 && settings.minSlotUtilization() > 0
             && (float) ready / rows.length < settings.minSlotUtilization())
@@ -204,6 +242,12 @@ public final class DirectSequencePolicy implements BatchPolicy
     public long sweep(final long nowNs, final EndedRequests ended)
     {
         keepHouse(nowNs, ended);
+        return nextDeadline();
+    }
+
+    /** @return the earliest idle limit of a held sequence or timeout of a backlog, or {@link #NO_DEADLINE} */
+    private long nextDeadline()
+    {
         long next = NO_DEADLINE;
         for (final SequenceSlot[] instanceSlots : slots)
         {
@@ -346,6 +390,13 @@ public final class DirectSequencePolicy implements BatchPolicy
     public int queuedRequests()
     {
         return queued;
+    }
+
+    /** @return true: idle sequences and backlog timeouts are deadlines of the policy's own */
+    @Override
+    public boolean keepsTime()
+    {
+        return true;
     }
 
     /**

@@ -12,6 +12,7 @@ public final class FormedBatch
     private int count;
     private int batchSize;
     private long waitUntilNs;
+    private int yieldTo = -1;
 
     /**
      * @param capacity the most requests a batch may hold (the model's {@code max(1, max_batch_size)})
@@ -32,6 +33,7 @@ public final class FormedBatch
         count = 0;
         batchSize = 0;
         waitUntilNs = 0;
+        yieldTo = -1;
     }
 
     /**
@@ -96,6 +98,22 @@ public final class FormedBatch
     public long waitUntilNs()
     {
         return waitUntilNs;
+    }
+
+    /** @return after {@link BatchPolicy#YIELD}: the instance that has work only it may run */
+    public int yieldTo()
+    {
+        return yieldTo;
+    }
+
+    /**
+     * Records which instance should take the role (policy only).
+     *
+     * @param instance that instance's index
+     */
+    public void yieldTo(final int instance)
+    {
+        yieldTo = instance;
     }
 
     /**

@@ -138,7 +138,9 @@ class DirectSequencePolicyTest
         assertEquals(BatchPolicy.DISPATCH, h.decide(0));
         assertEquals(List.of("-", "-", "c2R"), h.rows());
         assertEquals(3, h.batch.batchSize());
-        assertEquals(BatchPolicy.EMPTY, h.decide(0));
+        // Nothing to run, but three sequences hold slots: ask again when the first may be released as idle.
+        assertEquals(BatchPolicy.WAIT, h.decide(0));
+        assertEquals(h.now + 1_000_000L * 1_000L, h.batch.waitUntilNs());
     }
 
     @Test
