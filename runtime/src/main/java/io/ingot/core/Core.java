@@ -296,7 +296,8 @@ public final class Core implements InferenceCore
     public ServerMetadata serverMetadata()
     {
         return new ServerMetadata(options.serverName(), options.serverVersion(),
-            List.of("model_repository", "schedule_policy", "model_configuration", "statistics"));
+            List.of("model_repository", "schedule_policy", "model_configuration", "statistics", "sequence",
+                "sequence(string_id)"));
     }
 
     @Override

@@ -129,6 +129,26 @@ public final class ServingFixture implements AutoCloseable
         }
         instance_group [{ kind: KIND_CPU count: 1 }]
         """,
+        """
+        name: "simple_sequence" backend: "simple_sequence" max_batch_size: 8
+        input [{ name: "INPUT" data_type: TYPE_INT32 dims: [1] }]
+        output [{ name: "OUTPUT" data_type: TYPE_INT32 dims: [1] }]
+        sequence_batching {
+          control_input [{ name: "START" control [{ kind: CONTROL_SEQUENCE_START int32_false_true: [0, 1] }] },
+                         { name: "READY" control [{ kind: CONTROL_SEQUENCE_READY int32_false_true: [0, 1] }] }]
+        }
+        instance_group [{ kind: KIND_CPU count: 1 }]
+        """,
+        """
+        name: "sequence_accumulator" backend: "sequence_accumulator" max_batch_size: 4
+        input [{ name: "INPUT" data_type: TYPE_INT32 dims: [1] }]
+        output [{ name: "OUTPUT" data_type: TYPE_INT32 dims: [1] }]
+        sequence_batching {
+          control_input [{ name: "START" control [{ kind: CONTROL_SEQUENCE_START int32_false_true: [0, 1] }] },
+                         { name: "READY" control [{ kind: CONTROL_SEQUENCE_READY int32_false_true: [0, 1] }] }]
+        }
+        instance_group [{ kind: KIND_CPU count: 2 }]
+        """,
     };
 
     private static ModelConfig config(final String pbtxt)
