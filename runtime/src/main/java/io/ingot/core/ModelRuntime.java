@@ -30,14 +30,13 @@ import io.ingot.instance.InstanceHost;
 import io.ingot.instance.ModelInstance;
 import io.ingot.scheduler.BatchPolicy;
 import io.ingot.scheduler.DefaultSchedulingPolicy;
-import io.ingot.scheduler.DirectSequencePolicy;
+import io.ingot.scheduler.SequencePolicies;
 import io.ingot.scheduler.DynamicBatchPolicy;
 import io.ingot.scheduler.EndedRequests;
 import io.ingot.scheduler.LevelAdmission;
 import io.ingot.scheduler.NanoClock;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.scheduler.SchedulerSettings;
-import io.ingot.scheduler.SequenceSettings;
 import io.ingot.stats.ModelStatsRecorder;
 
 import java.lang.System.Logger;
@@ -140,13 +139,7 @@ final class ModelRuntime implements InstanceHost
     {
         if (config.hasSequenceBatching())
         {
-            if (config.getSequenceBatching().hasOldest())
-            {
-                throw new InferenceException(ErrorCode.UNSUPPORTED, "model '" + name + "': the sequence batcher's "
-                    + "'oldest' strategy is not supported by Ingot yet; use 'direct' (the default)");
-            }
-            return new DirectSequencePolicy(SequenceSettings.of(config, instances), settings,
-                config.getMaxBatchSize() > 0);
+            return SequencePolicies.of(config, instances, settings);
         }
         return settings.dynamic() ? new DynamicBatchPolicy(settings, config.getMaxBatchSize() > 0, admission)
             : new DefaultSchedulingPolicy();

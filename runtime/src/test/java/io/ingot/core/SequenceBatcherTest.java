@@ -212,6 +212,41 @@ class SequenceBatcherTest
     }
 
     @Test
+    void theOldestStrategyServesTritonsSimpleDynaSequenceOnTwoInstances() throws Exception
+    {
+        final String dyna = "name: 'simple_dyna_sequence' backend: 'simple_sequence' max_batch_size: 8"
+            + " input [{ name: 'INPUT' data_type: TYPE_INT32 dims: [1] }]"
+            + " output [{ name: 'OUTPUT' data_type: TYPE_INT32 dims: [1] }]"
+            + " sequence_batching { max_sequence_idle_microseconds: 10000000"
+            + " oldest { max_candidate_sequences: 1024 max_queue_delay_microseconds: 10000 }"
+            + " control_input ["
+            + " { name: 'START' control [{ kind: CONTROL_SEQUENCE_START int32_false_true: [0, 1] }] },"
+            + " { name: 'END' control [{ kind: CONTROL_SEQUENCE_END int32_false_true: [0, 1] }] },"
+            + " { name: 'READY' control [{ kind: CONTROL_SEQUENCE_READY int32_false_true: [0, 1] }] },"
+            + " { name: 'CORRID' control [{ kind: CONTROL_SEQUENCE_CORRID data_type: TYPE_UINT64 }] } ] }"
+            + " instance_group [{ kind: KIND_CPU count: 2 }]";
+        try (InferenceCore core = open(dyna))
+        {
+            final List<CompletableFuture<InferenceResponse>> first = new ArrayList<>();
+            final List<CompletableFuture<InferenceResponse>> second = new ArrayList<>();
+            for (int i = 0; i < VALUES.length; i++)
+            {
+                final boolean start = i == 0;
+                final boolean end = i == VALUES.length - 1;
+                first.add(core.submit(request("simple_dyna_sequence", 1000, start, end, VALUES[i])));
+                second.add(core.submit(request("simple_dyna_sequence", 1001, start, end, -VALUES[i])));
+            }
+            for (int i = 0; i < VALUES.length; i++)
+            {
+                final int startBit = i == 0 ? 1 : 0;
+                final int endBit = i == VALUES.length - 1 ? 1 : 0;
+                assertEquals(VALUES[i] + startBit + endBit * 1000, output(await(first.get(i))), "request " + i);
+                assertEquals(-VALUES[i] + startBit + endBit * 1001, output(await(second.get(i))), "request " + i);
+            }
+        }
+    }
+
+    @Test
     void stringIdsReachAStringCorridAndANumberIsRefusedThere() throws Exception
     {
         final String corrid = ", { name: 'CORRID' control [{ kind: CONTROL_SEQUENCE_CORRID data_type: TYPE_STRING }] }";

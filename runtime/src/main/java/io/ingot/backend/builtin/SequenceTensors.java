@@ -18,10 +18,13 @@ import java.nio.ByteOrder;
  * @param output the output's name
  * @param start  the START control tensor's name
  * @param ready  the READY control tensor's name
+ * @param end    the END control tensor's name, or {@code null} when the model has none
+ * @param corrid the CORRID control tensor's name when it is TYPE_UINT64, else {@code null}
  */
-record SequenceTensors(String input, String output, String start, String ready)
+record SequenceTensors(String input, String output, String start, String ready, String end, String corrid)
 {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     /**
      * @param config  the model's configuration
@@ -46,12 +49,31 @@ record SequenceTensors(String input, String output, String start, String ready)
                 + config.getOutputCount() + " outputs");
         }
         return new SequenceTensors(config.getInput(0).getName(), config.getOutput(0).getName(),
-            control(config, backend, ModelSequenceBatching.Control.Kind.CONTROL_SEQUENCE_START),
-            control(config, backend, ModelSequenceBatching.Control.Kind.CONTROL_SEQUENCE_READY));
+            control(config, backend, ModelSequenceBatching.Control.Kind.CONTROL_SEQUENCE_START, true),
+            control(config, backend, ModelSequenceBatching.Control.Kind.CONTROL_SEQUENCE_READY, true),
+            control(config, backend, ModelSequenceBatching.Control.Kind.CONTROL_SEQUENCE_END, false),
+            corrid(config));
+    }
+
+    private static String corrid(final ModelConfig config)
+    {
+        for (final ModelSequenceBatching.ControlInput input : config.getSequenceBatching().getControlInputList())
+        {
+            for (final ModelSequenceBatching.Control control : input.getControlList())
+            {
+                if (control.getKind() == ModelSequenceBatching.Control.Kind.CONTROL_SEQUENCE_CORRID)
+                {
+                    // Only a numeric ID enters the sum; a string CORRID (sequence(string_id)) is left out of it.
+                    return DataType.fromConfigNumber(control.getDataTypeValue()) == DataType.UINT64 ? input.getName()
+                        : null;
+                }
+            }
+        }
+        return null;
     }
 
     private static String control(final ModelConfig config, final String backend,
-        final ModelSequenceBatching.Control.Kind kind)
+        final ModelSequenceBatching.Control.Kind kind, final boolean required)
     {
         for (final ModelSequenceBatching.ControlInput input : config.getSequenceBatching().getControlInputList())
         {
@@ -69,6 +91,10 @@ record SequenceTensors(String input, String output, String start, String ready)
                 }
             }
         }
+        if (!required)
+        {
+            return null;
+        }
         throw new IllegalArgumentException("model '" + config.getName() + "' (backend '" + backend + "'): "
             + "sequence_batching has no " + kind + " control input");
     }
@@ -81,6 +107,16 @@ record SequenceTensors(String input, String output, String start, String ready)
     static int element(final BatchInput tensor, final long index)
     {
         return tensor.data().get(INT, index * 4);
+    }
+
+    /**
+     * @param tensor a batch input of UINT64 elements
+     * @param index  an element index
+     * @return the element's low 32 bits, as an INT32 model computes with it
+     */
+    static int lowBits(final BatchInput tensor, final long index)
+    {
+        return (int) tensor.data().get(LONG, index * 8);
     }
 
     /**
