@@ -41,6 +41,7 @@ import io.ingot.stats.ModelStatsRecorder;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -62,6 +63,7 @@ final class ModelRuntime implements InstanceHost
     private final ResponsePool responses;
     private final ModelStatsRecorder stats;
     private final RequestValidator validator;
+    private final Path modelDirectory;
     /** The sequence batcher's request checks, or {@code null} for a model without one. */
     private final SequenceAdmission sequences;
     private final ModelScheduler scheduler;
@@ -77,6 +79,7 @@ final class ModelRuntime implements InstanceHost
         this.name = context.modelName();
         this.version = context.version();
         this.config = context.config();
+        this.modelDirectory = context.versionDirectory() == null ? null : context.versionDirectory().getParent();
         this.backend = backend;
         this.defaultAllocator = defaultAllocator;
         this.responses = responses;
@@ -275,6 +278,12 @@ final class ModelRuntime implements InstanceHost
     public ModelConfig config()
     {
         return config;
+    }
+
+    @Override
+    public Path modelDirectory()
+    {
+        return modelDirectory;
     }
 
     @Override

@@ -1,11 +1,11 @@
 package io.ingot.instance;
 
+import io.ingot.scheduler.SequencePolicies;
 import io.ingot.tensor.DataType;
 import io.ingot.api.InferenceRequest;
 import io.ingot.backend.Batch;
 import io.ingot.backend.BatchInput;
 import io.ingot.config.proto.ModelConfig;
-import io.ingot.config.proto.ModelOutput;
 import io.ingot.device.PinnedAllocator;
 import io.ingot.scheduler.FormedBatch;
 import io.ingot.scheduler.PendingRequest;
@@ -114,6 +114,10 @@ final class AssembledBatch implements Batch
     private final StagingBuffer[] outputStaging;
     /** The sequence batcher's control tensors, or {@code null} for a model without {@code sequence_batching}. */
     private final SequenceControlInputs sequenceControls;
+    /** The sequences' implicit states, or {@code null} for a model without {@code sequence_batching.state}. */
+    private final SequenceStates states;
+    /** The engine's state outputs, by state index (also in {@link #outputs}, after the configured outputs). */
+    private final OutputSlot[] stateOutputs;
 
     FormedBatch payload;
     private long requestedOutputs;
@@ -126,8 +130,12 @@ final class AssembledBatch implements Batch
         this.acceptsHeapInputs = acceptsHeapInputs;
         sequenceControls = config.hasSequenceBatching() ? new SequenceControlInputs(config, allocator) : null;
         inputs = new InputView[config.getInputCount()];
+        states = config.getSequenceBatching().getStateCount() == 0 ? null
+            : new SequenceStates(config, host.modelDirectory(), SequencePolicies.slotsPerInstance(config),
+                ignored -> new StagingBuffer(allocator));
+        final int stateCount = states == null ? 0 : states.count();
         presentInputs = new InputView[config.getInputCount()
-            + (sequenceControls == null ? 0 : sequenceControls.count())];
+            + (sequenceControls == null ? 0 : sequenceControls.count()) + stateCount];
         inputStaging = new StagingBuffer[inputs.length];
         for (int i = 0; i < inputs.length; i++)
         {
@@ -136,12 +144,20 @@ final class AssembledBatch implements Batch
             inputIndex.put(inputs[i].name, i);
             inputStaging[i] = new StagingBuffer(allocator);
         }
-        outputs = new OutputSlot[config.getOutputCount()];
+        outputs = new OutputSlot[config.getOutputCount() + stateCount];
         outputStaging = new StagingBuffer[outputs.length];
+        stateOutputs = new OutputSlot[stateCount];
         for (int i = 0; i < outputs.length; i++)
         {
-            final ModelOutput output = config.getOutput(i);
-            outputs[i] = new OutputSlot(output.getName(), DataType.fromConfigNumber(output.getDataTypeValue()));
+            final boolean state = i >= config.getOutputCount();
+            final int s = i - config.getOutputCount();
+            outputs[i] = state ? new OutputSlot(states.outputName(s), states.type(s))
+                : new OutputSlot(config.getOutput(i).getName(),
+                    DataType.fromConfigNumber(config.getOutput(i).getDataTypeValue()));
+            if (state)
+            {
+                stateOutputs[s] = outputs[i];
+            }
             outputIndex.put(outputs[i].name, i);
             outputStaging[i] = new StagingBuffer(allocator);
         }
@@ -221,6 +237,14 @@ final class AssembledBatch implements Batch
             }
             view.data = staging;
         }
+        if (states != null)
+        {
+            states.assemble(batch);
+            for (int i = 0; i < states.count(); i++)
+            {
+                presentInputs[presentCount++] = states.view(i);
+            }
+        }
         if (sequenceControls != null)
         {
             sequenceControls.fill(batch);
@@ -228,6 +252,15 @@ final class AssembledBatch implements Batch
             {
                 presentInputs[presentCount++] = (InputView) sequenceControls.view(i);
             }
+        }
+    }
+
+    /** After a successful execution: the engine's state outputs become the sequences' next states. */
+    void captureStates()
+    {
+        if (states != null)
+        {
+            states.capture(payload, stateOutputs, host.modelName());
         }
     }
 
@@ -273,6 +306,10 @@ final class AssembledBatch implements Batch
         {
             return sequenceControls.byName(name);
         }
+        if (index == null && states != null && states.byName(name) != null)
+        {
+            return states.byName(name);
+        }
         if (index == null)
         {
             throw new IllegalArgumentException("model '" + host.modelName() + "' has no input '" + name + "'");
@@ -285,7 +322,8 @@ final class AssembledBatch implements Batch
     public boolean isOutputRequested(final String name)
     {
         final Integer index = outputIndex.get(name);
-        return index != null && (requestedOutputs & (1L << index)) != 0;
+        // A state output is always wanted: it is the sequence's next state, though no client asks for it.
+        return index != null && (index >= config.getOutputCount() || (requestedOutputs & (1L << index)) != 0);
     }
 
     @Override
@@ -378,6 +416,14 @@ final class AssembledBatch implements Batch
         for (final StagingBuffer buffer : outputStaging)
         {
             buffer.close();
+        }
+        if (sequenceControls != null)
+        {
+            sequenceControls.close();
+        }
+        if (states != null)
+        {
+            states.close();
         }
     }
 }

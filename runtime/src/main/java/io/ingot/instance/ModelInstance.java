@@ -96,6 +96,7 @@ public final class ModelInstance implements AutoCloseable
             batch.assemble(payload);
             inputEnd = System.nanoTime();
             engine.execute(batch);
+            batch.captureStates();
             outputStart = System.nanoTime();
         }
         catch (final Throwable ex)

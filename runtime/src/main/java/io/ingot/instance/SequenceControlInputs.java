@@ -198,4 +198,13 @@ final class SequenceControlInputs
             default -> SequenceControl.READY;
         };
     }
+
+    /** Frees the staging memory (the instance is closing). */
+    void close()
+    {
+        for (final StagingBuffer buffer : staging)
+        {
+            buffer.close();
+        }
+    }
 }

@@ -82,13 +82,13 @@ public final class DirectSequencePolicy implements BatchPolicy
             final PendingRequest head = slot.queue.peekFirst();
             if (head == null || template != null && shapes != null && !shapes.batchable(template, head))
             {
-                batch.add(null, 0);
+                batch.add(null, 0, row);
                 continue;
             }
             template = template == null ? head : template;
             slots.take(slot);
             batch.add(head, SequenceControl.READY
-                | head.sequenceFlags & (SequenceControl.START | SequenceControl.END));
+                | head.sequenceFlags & (SequenceControl.START | SequenceControl.END), row);
         }
         return DISPATCH;
     }

@@ -9,6 +9,7 @@ public final class FormedBatch
 {
     private PendingRequest[] requests;
     private int[] controls;
+    private int[] slots;
     private int count;
     private int batchSize;
     private long waitUntilNs;
@@ -21,6 +22,7 @@ public final class FormedBatch
     {
         requests = new PendingRequest[Math.max(1, capacity)];
         controls = new int[requests.length];
+        slots = new int[requests.length];
     }
 
     /** Empties the batch (references dropped) before the policy fills it again. */
@@ -43,7 +45,7 @@ public final class FormedBatch
      */
     public void add(final PendingRequest request)
     {
-        add(request, 0);
+        add(request, 0, -1);
     }
 
     /**
@@ -51,17 +53,29 @@ public final class FormedBatch
      *
      * @param request the row's request, or {@code null} for a padding row (batch size 1)
      * @param control the row's {@link SequenceControl} bits
+     * @param slot    the sequence slot of the row's instance the row belongs to, or -1 for none
      */
-    public void add(final PendingRequest request, final int control)
+    public void add(final PendingRequest request, final int control, final int slot)
     {
         if (count == requests.length)
         {
             requests = java.util.Arrays.copyOf(requests, count * 2);
             controls = java.util.Arrays.copyOf(controls, count * 2);
+            slots = java.util.Arrays.copyOf(slots, count * 2);
         }
         controls[count] = control;
+        slots[count] = slot;
         requests[count++] = request;
         batchSize += request == null ? 1 : request.batchSize;
+    }
+
+    /**
+     * @param index row index, {@code 0 <= index < count()}
+     * @return the sequence slot the row belongs to (where its implicit state lives), or -1
+     */
+    public int slot(final int index)
+    {
+        return slots[index];
     }
 
     /**

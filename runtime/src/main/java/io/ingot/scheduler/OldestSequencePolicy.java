@@ -91,7 +91,7 @@ public final class OldestSequencePolicy implements BatchPolicy
             final PendingRequest head = slots.take(next);
             first = first == null ? head : first;
             batch.add(head, SequenceControl.READY
-                | head.sequenceFlags & (SequenceControl.START | SequenceControl.END));
+                | head.sequenceFlags & (SequenceControl.START | SequenceControl.END), next.row);
         }
         return DISPATCH;
     }

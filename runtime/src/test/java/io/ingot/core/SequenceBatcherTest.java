@@ -9,10 +9,15 @@ import io.ingot.api.InferenceResponse;
 import io.ingot.tensor.DataType;
 import io.ingot.testing.TestModels;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -243,6 +248,100 @@ class SequenceBatcherTest
                 assertEquals(VALUES[i] + startBit + endBit * 1000, output(await(first.get(i))), "request " + i);
                 assertEquals(-VALUES[i] + startBit + endBit * 1001, output(await(second.get(i))), "request " + i);
             }
+        }
+    }
+
+    private static String stateful(final String name, final String strategy, final String initial)
+    {
+        return "name: '" + name + "' backend: 'sequence_accumulator' max_batch_size: 4"
+            + " input [{ name: 'INPUT' data_type: TYPE_INT32 dims: [1] }]"
+            + " output [{ name: 'OUTPUT' data_type: TYPE_INT32 dims: [1] }]"
+            + " sequence_batching { " + strategy + " control_input ["
+            + " { name: 'START' control [{ kind: CONTROL_SEQUENCE_START int32_false_true: [0, 1] }] },"
+            + " { name: 'READY' control [{ kind: CONTROL_SEQUENCE_READY int32_false_true: [0, 1] }] } ]"
+            + " state [{ input_name: 'SUM_IN' output_name: 'SUM_OUT' data_type: TYPE_INT32 dims: [1] " + initial
+            + " }] }"
+            + " instance_group [{ kind: KIND_CPU count: 2 }]";
+    }
+
+    /** Six sequences at once, each sending the values twenty times; every answer the sequence's running sum. */
+    private static void assertRunningSums(final InferenceCore core, final String model, final int offset)
+        throws Exception
+    {
+        try (ExecutorService pool = Executors.newFixedThreadPool(6))
+        {
+            final List<Future<List<Integer>>> sums = new ArrayList<>();
+            for (int s = 0; s < 6; s++)
+            {
+                final long id = 500 + s;
+                sums.add(pool.submit(() ->
+                {
+                    final List<Integer> got = new ArrayList<>();
+                    for (int round = 0; round < 20; round++)
+                    {
+                        for (int i = 0; i < VALUES.length; i++)
+                        {
+                            try (InferenceResponse response = await(core.submit(request(model, id, i == 0,
+                                i == VALUES.length - 1, VALUES[i] * (int) id))))
+                            {
+                                got.add(output(response));
+                            }
+                        }
+                    }
+                    return got;
+                }));
+            }
+            for (int s = 0; s < sums.size(); s++)
+            {
+                final int scale = 500 + s;
+                final List<Integer> expected = new ArrayList<>();
+                for (int round = 0; round < 20; round++)
+                {
+                    int sum = offset;
+                    for (final int value : VALUES)
+                    {
+                        sum += value * scale;
+                        expected.add(sum);
+                    }
+                }
+                assertEquals(expected, sums.get(s).get(), "sequence " + scale);
+            }
+        }
+    }
+
+    @Test
+    void implicitStateCarriesEachSequencesSumUnderBothStrategies() throws Exception
+    {
+        final String zeros = "initial_state [{ data_type: TYPE_INT32 dims: [1] zero_data: true name: 'zeros' }]";
+        try (InferenceCore core = open(stateful("direct_state", "", zeros),
+            stateful("oldest_state", "oldest { max_candidate_sequences: 8 max_queue_delay_microseconds: 100 }",
+                "")))
+        {
+            assertRunningSums(core, "direct_state", 0);
+            assertRunningSums(core, "oldest_state", 0);
+        }
+    }
+
+    @Test
+    void anInitialStateFromAFileStartsEverySequence(@TempDir final Path repo) throws Exception
+    {
+        final Path model = Files.createDirectories(repo.resolve("from_file"));
+        Files.createDirectories(model.resolve("1"));
+        Files.createDirectories(model.resolve("initial_state"));
+        Files.write(model.resolve("initial_state/hundred.bin"), ByteBuffer.allocate(4)
+            .order(ByteOrder.LITTLE_ENDIAN).putInt(100).array());
+        Files.writeString(model.resolve("config.pbtxt"), stateful("from_file", "",
+            "initial_state [{ data_type: TYPE_INT32 dims: [1] data_file: 'hundred.bin' name: 'hundred' }]"));
+        try (InferenceCore core = InferenceCore.open(CoreOptions.builder().modelRepository(repo).build()))
+        {
+            assertTrue(core.isModelReady("from_file", 1), core.repositoryIndex(false).toString());
+            assertRunningSums(core, "from_file", 100);
+        }
+        Files.write(model.resolve("initial_state/hundred.bin"), new byte[3]);
+        try (InferenceCore core = InferenceCore.open(CoreOptions.builder().modelRepository(repo).build()))
+        {
+            final String reason = core.repositoryIndex(false).get(0).reason();
+            assertTrue(reason.contains("expects 4 bytes") && reason.contains("has 3 bytes"), reason);
         }
     }
 

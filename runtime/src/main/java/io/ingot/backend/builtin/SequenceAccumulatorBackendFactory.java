@@ -15,6 +15,10 @@ import java.lang.foreign.MemorySegment;
  * element of each row). The running sum of each batch row lives in the engine: the Direct strategy gives a sequence
  * the same row of the same instance for its whole life, which is exactly what this backend relies on; a padding row
  * (READY 0) leaves its row's sum alone. One engine per instance, called by that instance's thread only.
+ *
+ * <p>With one {@code sequence_batching.state} (INT32, dims [1]) the engine keeps nothing: it computes
+ * {@code OUTPUT = state input + INPUT} and writes the same value to the state output, and Ingot's implicit state
+ * carries the sum from request to request (a START resets it to the initial state) — under either strategy.
  */
 public final class SequenceAccumulatorBackendFactory implements BackendFactory
 {
@@ -29,6 +33,11 @@ public final class SequenceAccumulatorBackendFactory implements BackendFactory
     {
         final SequenceTensors tensors = SequenceTensors.of(context.config(), name());
         final int rows = Math.max(1, context.config().getMaxBatchSize());
+        if (context.config().getSequenceBatching().getStateCount() == 1)
+        {
+            final var state = context.config().getSequenceBatching().getState(0);
+            return instance -> new ImplicitStateAccumulator(tensors, state.getInputName(), state.getOutputName());
+        }
         return instance -> new Engine()
         {
             private final int[] sums = new int[rows];
@@ -61,5 +70,31 @@ public final class SequenceAccumulatorBackendFactory implements BackendFactory
                 return true;
             }
         };
+    }
+
+    /** The accumulator whose running sum lives in Ingot's implicit state. Stateless. */
+    private record ImplicitStateAccumulator(SequenceTensors tensors, String stateIn, String stateOut) implements Engine
+    {
+        @Override
+        public void execute(final Batch batch)
+        {
+            final BatchInput input = batch.input(tensors.input());
+            final BatchInput previous = batch.input(stateIn);
+            final MemorySegment out = batch.allocateOutput(tensors.output(), input.shape());
+            final MemorySegment next = batch.allocateOutput(stateOut, input.shape());
+            final long elements = input.data().byteSize() / 4;
+            for (long i = 0; i < elements; i++)
+            {
+                final int sum = SequenceTensors.element(previous, i) + SequenceTensors.element(input, i);
+                SequenceTensors.set(out, i, sum);
+                SequenceTensors.set(next, i, sum);
+            }
+        }
+
+        @Override
+        public boolean acceptsHeapInputs()
+        {
+            return true;
+        }
     }
 }
