@@ -20,6 +20,8 @@ import io.ingot.backend.Backend;
 import io.ingot.backend.Engine;
 import io.ingot.backend.InstanceContext;
 import io.ingot.backend.ModelContext;
+import io.ingot.cache.CachedResponse;
+import io.ingot.cache.ResponseCache;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInstanceGroup;
 import io.ingot.dispatch.ModelScheduler;
@@ -63,6 +65,8 @@ final class ModelRuntime implements InstanceHost
     private final ResponsePool responses;
     private final ModelStatsRecorder stats;
     private final RequestValidator validator;
+    /** The model's use of the response cache, or {@code null} when it has none or the core has no cache. */
+    private final ResponseCaching caching;
     private final Path modelDirectory;
     /** The sequence batcher's request checks, or {@code null} for a model without one. */
     private final SequenceAdmission sequences;
@@ -73,7 +77,8 @@ final class ModelRuntime implements InstanceHost
     private final List<AgentRunner> runners = new ArrayList<>();
 
     ModelRuntime(final ModelContext context, final Backend backend, final ResponseAllocator defaultAllocator,
-        final ResponsePool responses, final IdleMode idleMode, final int ringSize, final Timekeeper timekeeper)
+        final ResponsePool responses, final IdleMode idleMode, final int ringSize, final Timekeeper timekeeper,
+        final ResponseCache cache)
         throws Exception
     {
         this.name = context.modelName();
@@ -100,6 +105,7 @@ final class ModelRuntime implements InstanceHost
         this.cancelHook = scheduler::requestSweep;
 
         this.stats = new ModelStatsRecorder(settings.maxBatchSize(), contexts.size(), scheduler::queuedRequests);
+        this.caching = cachingOf(cache);
         final List<Engine> engines = new ArrayList<>();
         final List<InstanceAgent> agents = new ArrayList<>();
         try
@@ -134,6 +140,27 @@ final class ModelRuntime implements InstanceHost
         }
         timekeeper.register(scheduler, this::answerEnded);
         runners.forEach(AgentRunner::start);
+    }
+
+    private ResponseCaching cachingOf(final ResponseCache cache)
+    {
+        if (!config.getResponseCache().getEnable())
+        {
+            return null;
+        }
+        if (config.hasSequenceBatching())
+        {
+            // core src/model_config_utils.cc: the cache never holds a stateful model's responses.
+            throw new InferenceException(ErrorCode.INVALID_ARG, "Response Cache does not currently support model "
+                + name + " with sequence batching scheduler. Please disable the response cache.");
+        }
+        if (cache == null)
+        {
+            LOG.log(Level.WARNING, "model '" + name + "' enables response_cache, but the server has no cache "
+                + "(--cache-config local,size=<bytes>): its responses are not cached");
+            return null;
+        }
+        return new ResponseCaching(config, version, cache, stats.shared());
     }
 
     /** Triton's scheduler choice: the sequence batcher, the dynamic batcher, or the default scheduler. */
@@ -210,6 +237,12 @@ final class ModelRuntime implements InstanceHost
         else
         {
             SequenceAdmission.none(pending);
+        }
+        final CachedResponse cached = caching == null ? null : caching.lookup(request, pending);
+        if (cached != null)
+        {
+            answerFromCache(request, listener, pending, cached);
+            return;
         }
         if (!RequestLifecycle.begin(request, cancelHook))
         {
@@ -307,9 +340,38 @@ final class ModelRuntime implements InstanceHost
         return own != null ? own : defaultAllocator;
     }
 
+    /** A response-cache hit: answered on the submitting thread, before the request reaches the scheduler. */
+    private void answerFromCache(final InferenceRequest request, final ResponseListener listener,
+        final PendingRequest pending, final CachedResponse cached)
+    {
+        if (!RequestLifecycle.begin(request, cancelHook))
+        {
+            throw new IllegalStateException("request '" + request.id() + "' for model '" + name
+                + "' is already in flight; submit it again only after its response was delivered");
+        }
+        pending.request = request;
+        pending.listener = listener;
+        final InferenceResponse response = openResponse(pending);
+        try
+        {
+            caching.fill(cached, pending, response, allocatorFor(pending));
+        }
+        catch (final RuntimeException ex)
+        {
+            ResponseAssembly.fail(response, new InferenceException(ErrorCode.INTERNAL, "model '" + name
+                + "': copying the cached response of request '" + request.id() + "' failed: " + ex.getMessage(),
+                ex));
+        }
+        finish(pending, response);
+    }
+
     @Override
     public void deliver(final PendingRequest request, final InferenceResponse response)
     {
+        if (caching != null)
+        {
+            caching.offer(request, response);
+        }
         if (ordered != null && request.orderSequence != PendingRequest.NO_ORDER)
         {
             ordered.complete(request, response);

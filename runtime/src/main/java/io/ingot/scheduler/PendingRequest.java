@@ -46,6 +46,12 @@ public final class PendingRequest
     public String correlationKey;
     /** The {@link SequenceControl#START} and {@link SequenceControl#END} bits the caller set. */
     public int sequenceFlags;
+    /** Whether a successful response is to be kept in the response cache under {@link #cacheKey}. */
+    public boolean cacheable;
+    /** The request's response-cache key, when {@link #cacheable}. */
+    public long cacheKey;
+    /** Time the cache lookup that missed took, when {@link #cacheable} (counted with the insert as a miss). */
+    public long cacheLookupNs;
 
     /** Clears the references and the per-flight state, so that nothing outlives the request's flight. */
     public void clear()
@@ -59,6 +65,7 @@ public final class PendingRequest
         correlationId = 0;
         correlationKey = null;
         sequenceFlags = 0;
+        cacheable = false;
     }
 
     /** @return the correlation ID as Triton prints it in messages: the number (unsigned) or the string */

@@ -58,7 +58,7 @@ public final class ServingFixture implements AutoCloseable
     public ServingFixture(final UnaryOperator<FrontendOptions> frontendOptions)
     {
         final CoreOptions.Builder options = CoreOptions.builder().controlMode(ModelControlMode.EXPLICIT)
-            .startupModel("*");
+            .startupModel("*").responseCache(1 << 20);
         for (final String pbtxt : MODELS)
         {
             options.model(config(pbtxt));
@@ -128,6 +128,13 @@ public final class ServingFixture implements AutoCloseable
                                  timeout_action: REJECT }
         }
         instance_group [{ kind: KIND_CPU count: 1 }]
+        """,
+        """
+        name: "add_sub_cached" backend: "add_sub" max_batch_size: 0
+        input [{ name: "INPUT0" data_type: TYPE_INT32 dims: [4] }, { name: "INPUT1" data_type: TYPE_INT32 dims: [4] }]
+        output [{ name: "OUTPUT0" data_type: TYPE_INT32 dims: [4] },
+                { name: "OUTPUT1" data_type: TYPE_INT32 dims: [4] }]
+        response_cache { enable: true }
         """,
         """
         name: "simple_sequence" backend: "simple_sequence" max_batch_size: 8
