@@ -57,12 +57,15 @@ import java.util.Set;
  *                          empty name apply to every backend, and a backend's own setting of the same key wins. A
  *                          model's backend receives its merged settings in
  *                          {@link io.ingot.backend.ModelContext#backendConfig()}
+ * @param responseCacheBytes the capacity of the local response cache the core's models with
+ *                          {@code response_cache { enable: true }} share (Triton's {@code --cache-config
+ *                          local,size=N}), or 0 for no cache
  */
 public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMemoryModels,
     ModelControlMode controlMode, Set<String> startupModels, String modelConfigName, IdleMode idleMode, int ringSize,
     PinnedAllocator pinnedAllocator, ResponseAllocator responseAllocator, String serverName, String serverVersion,
     List<BackendFactory> backends, boolean autoCompleteConfig, boolean strictReadiness, boolean exitOnError,
-    int repositoryPollSeconds, Map<String, Map<String, String>> backendConfig)
+    int repositoryPollSeconds, Map<String, Map<String, String>> backendConfig, long responseCacheBytes)
 {
     /** Default slots per request ring. */
     public static final int DEFAULT_RING_SIZE = 1024;
@@ -86,6 +89,11 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         final Map<String, Map<String, String>> frozen = new LinkedHashMap<>();
         backendConfig.forEach((backend, settings) -> frozen.put(backend, Map.copyOf(settings)));
         backendConfig = Map.copyOf(frozen);
+        if (responseCacheBytes < 0)
+        {
+            throw new IllegalArgumentException("the response cache size must be 0 (none) or a positive number of "
+                + "bytes, was " + responseCacheBytes);
+        }
         if (repositoryPollSeconds <= 0)
         {
             throw new IllegalArgumentException("repository poll interval must be positive, was "
@@ -139,6 +147,7 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         private boolean exitOnError;
         private int repositoryPollSeconds = DEFAULT_REPOSITORY_POLL_SECONDS;
         private final Map<String, Map<String, String>> backendConfig = new LinkedHashMap<>();
+        private long responseCacheBytes;
 
         private Builder()
         {
@@ -324,12 +333,23 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
             return this;
         }
 
+        /**
+         * @param bytes capacity of the shared local response cache, 0 for none (the default)
+         * @return this
+         */
+        public Builder responseCache(final long bytes)
+        {
+            responseCacheBytes = bytes;
+            return this;
+        }
+
         /** @return the options. */
         public CoreOptions build()
         {
             return new CoreOptions(repositories, inMemoryModels, controlMode, startupModels, modelConfigName,
                 idleMode, ringSize, pinnedAllocator, responseAllocator, serverName, serverVersion, backends,
-                autoCompleteConfig, strictReadiness, exitOnError, repositoryPollSeconds, backendConfig);
+                autoCompleteConfig, strictReadiness, exitOnError, repositoryPollSeconds, backendConfig,
+                responseCacheBytes);
         }
     }
 }

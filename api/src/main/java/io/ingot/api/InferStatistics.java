@@ -10,8 +10,8 @@ package io.ingot.api;
  * @param computeInput  per request, the duration of its batch's input assembly
  * @param computeInfer  per request, the duration of its batch's execution
  * @param computeOutput per request, the duration of its batch's output scatter
- * @param cacheHit      response-cache hits (no cache yet: always zero)
- * @param cacheMiss     response-cache misses (no cache yet: always zero)
+ * @param cacheHit      response-cache hits and the time their lookups took (included in success and queue)
+ * @param cacheMiss     response-cache misses of cacheable requests and the time their lookups and inserts took
  */
 public record InferStatistics(StatDuration success, StatDuration fail, StatDuration queue,
     StatDuration computeInput, StatDuration computeInfer, StatDuration computeOutput, StatDuration cacheHit,

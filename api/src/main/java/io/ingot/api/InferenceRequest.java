@@ -42,6 +42,10 @@ public final class InferenceRequest
     private String id = "";
     private long priority;
     private long timeoutMicros;
+    private long sequenceId;
+    private String sequenceKey;
+    private boolean sequenceStart;
+    private boolean sequenceEnd;
     private ResponseAllocator responseAllocator;
 
     private int inputCount;
@@ -162,6 +166,76 @@ public final class InferenceRequest
         }
         this.timeoutMicros = timeoutMicros;
         return this;
+    }
+
+    /**
+     * Makes the request part of a sequence with a numeric correlation ID, for a model with {@code sequence_batching}
+     * (Triton's {@code sequence_id}, {@code sequence_start} and {@code sequence_end} parameters). The ID is unsigned:
+     * a negative {@code long} stands for an ID of 2^63 or more, as Triton's gRPC {@code int64_param} carries it. ID 0
+     * means "not in a sequence", which a sequence model refuses.
+     *
+     * @param id    the correlation ID (unsigned)
+     * @param start whether this is the sequence's first request
+     * @param end   whether this is its last
+     * @return this
+     */
+    public InferenceRequest sequence(final long id, final boolean start, final boolean end)
+    {
+        checkIdle();
+        this.sequenceId = id;
+        this.sequenceKey = null;
+        this.sequenceStart = start;
+        this.sequenceEnd = end;
+        return this;
+    }
+
+    /**
+     * Makes the request part of a sequence with a string correlation ID (Triton's string {@code sequence_id}); the
+     * string "5" and the number 5 are two different sequences. The empty string means "not in a sequence".
+     *
+     * @param id    the correlation ID
+     * @param start whether this is the sequence's first request
+     * @param end   whether this is its last
+     * @return this
+     */
+    public InferenceRequest sequence(final String id, final boolean start, final boolean end)
+    {
+        checkIdle();
+        this.sequenceId = 0;
+        this.sequenceKey = id == null || id.isEmpty() ? null : id;
+        this.sequenceStart = start;
+        this.sequenceEnd = end;
+        return this;
+    }
+
+    /** @return the numeric correlation ID (unsigned), 0 when none or when the ID is a string */
+    public long sequenceId()
+    {
+        return sequenceId;
+    }
+
+    /** @return the string correlation ID, or {@code null} when none or when the ID is a number */
+    public String sequenceKey()
+    {
+        return sequenceKey;
+    }
+
+    /** @return whether the request has a correlation ID (numeric non-zero or string non-empty) */
+    public boolean inSequence()
+    {
+        return sequenceId != 0 || sequenceKey != null;
+    }
+
+    /** @return whether the request starts its sequence */
+    public boolean sequenceStart()
+    {
+        return sequenceStart;
+    }
+
+    /** @return whether the request ends its sequence */
+    public boolean sequenceEnd()
+    {
+        return sequenceEnd;
     }
 
     /** @return the allocator for output memory, or {@code null} for the core's default. */

@@ -1,6 +1,7 @@
 package io.ingot.core;
 
 import io.ingot.api.CoreOptions;
+import io.ingot.cache.ResponseCache;
 import io.ingot.repository.BackendAutoCompleter;
 import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
@@ -88,6 +89,8 @@ public final class Core implements InferenceCore
     private final ResponsePool responses = new ResponsePool();
     private final NormalizeContext normalizeContext;
     private final BackendAutoCompleter completer;
+    /** The local response cache every model with {@code response_cache} shares, or {@code null}. */
+    private final ResponseCache cache;
     private final ConcurrentHashMap<String, ModelSlot> models = new ConcurrentHashMap<>();
     private final Object loadLock = new Object();
     private final Timekeeper timekeeper;
@@ -99,6 +102,7 @@ public final class Core implements InferenceCore
         this.options = options;
         this.backends = new BackendRegistry(options.backends());
         this.completer = options.autoCompleteConfig() ? backends.autoCompleter() : BackendAutoCompleter.none();
+        this.cache = options.responseCacheBytes() > 0 ? new ResponseCache(options.responseCacheBytes()) : null;
         this.pinnedAllocator = options.pinnedAllocator() != null ? options.pinnedAllocator()
             : PinnedAllocators.automatic();
         this.defaultAllocator = options.responseAllocator() != null ? options.responseAllocator()
@@ -215,7 +219,7 @@ public final class Core implements InferenceCore
                 try
                 {
                     loaded.put(version.version(), new ModelRuntime(context, backend, defaultAllocator, responses,
-                        options.idleMode(), options.ringSize(), timekeeper));
+                        options.idleMode(), options.ringSize(), timekeeper, cache));
                 }
                 catch (final Exception ex)
                 {
@@ -296,7 +300,8 @@ public final class Core implements InferenceCore
     public ServerMetadata serverMetadata()
     {
         return new ServerMetadata(options.serverName(), options.serverVersion(),
-            List.of("model_repository", "schedule_policy", "model_configuration", "statistics"));
+            List.of("model_repository", "schedule_policy", "model_configuration", "statistics", "sequence",
+                "sequence(string_id)"));
     }
 
     @Override

@@ -20,6 +20,8 @@ import io.ingot.backend.Backend;
 import io.ingot.backend.Engine;
 import io.ingot.backend.InstanceContext;
 import io.ingot.backend.ModelContext;
+import io.ingot.cache.CachedResponse;
+import io.ingot.cache.ResponseCache;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInstanceGroup;
 import io.ingot.dispatch.ModelScheduler;
@@ -30,6 +32,7 @@ import io.ingot.instance.InstanceHost;
 import io.ingot.instance.ModelInstance;
 import io.ingot.scheduler.BatchPolicy;
 import io.ingot.scheduler.DefaultSchedulingPolicy;
+import io.ingot.scheduler.SequencePolicies;
 import io.ingot.scheduler.DynamicBatchPolicy;
 import io.ingot.scheduler.EndedRequests;
 import io.ingot.scheduler.LevelAdmission;
@@ -40,6 +43,7 @@ import io.ingot.stats.ModelStatsRecorder;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -61,6 +65,11 @@ final class ModelRuntime implements InstanceHost
     private final ResponsePool responses;
     private final ModelStatsRecorder stats;
     private final RequestValidator validator;
+    /** The model's use of the response cache, or {@code null} when it has none or the core has no cache. */
+    private final ResponseCaching caching;
+    private final Path modelDirectory;
+    /** The sequence batcher's request checks, or {@code null} for a model without one. */
+    private final SequenceAdmission sequences;
     private final ModelScheduler scheduler;
     private final Timekeeper timekeeper;
     private final OrderedDelivery ordered;
@@ -68,12 +77,14 @@ final class ModelRuntime implements InstanceHost
     private final List<AgentRunner> runners = new ArrayList<>();
 
     ModelRuntime(final ModelContext context, final Backend backend, final ResponseAllocator defaultAllocator,
-        final ResponsePool responses, final IdleMode idleMode, final int ringSize, final Timekeeper timekeeper)
+        final ResponsePool responses, final IdleMode idleMode, final int ringSize, final Timekeeper timekeeper,
+        final ResponseCache cache)
         throws Exception
     {
         this.name = context.modelName();
         this.version = context.version();
         this.config = context.config();
+        this.modelDirectory = context.versionDirectory() == null ? null : context.versionDirectory().getParent();
         this.backend = backend;
         this.defaultAllocator = defaultAllocator;
         this.responses = responses;
@@ -86,15 +97,15 @@ final class ModelRuntime implements InstanceHost
         this.validator = new RequestValidator(name, config);
         final SchedulerSettings settings = SchedulerSettings.of(config);
         final LevelAdmission admission = new LevelAdmission(settings);
-        final BatchPolicy policy = settings.dynamic()
-            ? new DynamicBatchPolicy(settings, config.getMaxBatchSize() > 0, admission)
-            : new DefaultSchedulingPolicy();
+        final List<InstanceContext> contexts = instanceContexts(context);
+        this.sequences = config.hasSequenceBatching() ? new SequenceAdmission(config) : null;
+        final BatchPolicy policy = policyOf(settings, admission, contexts.size());
         this.scheduler = new ModelScheduler(name, settings, policy, admission, ringSize, NanoClock.SYSTEM, timekeeper);
         this.ordered = settings.preserveOrdering() ? new OrderedDelivery(this::finish) : null;
         this.cancelHook = scheduler::requestSweep;
 
-        final List<InstanceContext> contexts = instanceContexts(context);
         this.stats = new ModelStatsRecorder(settings.maxBatchSize(), contexts.size(), scheduler::queuedRequests);
+        this.caching = cachingOf(cache);
         final List<Engine> engines = new ArrayList<>();
         final List<InstanceAgent> agents = new ArrayList<>();
         try
@@ -129,6 +140,39 @@ final class ModelRuntime implements InstanceHost
         }
         timekeeper.register(scheduler, this::answerEnded);
         runners.forEach(AgentRunner::start);
+    }
+
+    private ResponseCaching cachingOf(final ResponseCache cache)
+    {
+        if (!config.getResponseCache().getEnable())
+        {
+            return null;
+        }
+        if (config.hasSequenceBatching())
+        {
+            // core src/model_config_utils.cc: the cache never holds a stateful model's responses.
+            throw new InferenceException(ErrorCode.INVALID_ARG, "Response Cache does not currently support model "
+                + name + " with sequence batching scheduler. Please disable the response cache.");
+        }
+        if (cache == null)
+        {
+            LOG.log(Level.WARNING, "model '" + name + "' enables response_cache, but the server has no cache "
+                + "(--cache-config local,size=<bytes>): its responses are not cached");
+            return null;
+        }
+        return new ResponseCaching(config, version, cache, stats.shared());
+    }
+
+    /** Triton's scheduler choice: the sequence batcher, the dynamic batcher, or the default scheduler. */
+    private BatchPolicy policyOf(final SchedulerSettings settings, final LevelAdmission admission,
+        final int instances)
+    {
+        if (config.hasSequenceBatching())
+        {
+            return SequencePolicies.of(config, instances, settings);
+        }
+        return settings.dynamic() ? new DynamicBatchPolicy(settings, config.getMaxBatchSize() > 0, admission)
+            : new DefaultSchedulingPolicy();
     }
 
     private static IdleStrategy idleStrategy(final IdleMode mode, final InstanceAgent agent)
@@ -186,6 +230,20 @@ final class ModelRuntime implements InstanceHost
             RequestLifecycle.attach(request, pending);
         }
         validator.validate(request, pending);
+        if (sequences != null)
+        {
+            sequences.admit(request, pending);
+        }
+        else
+        {
+            SequenceAdmission.none(pending);
+        }
+        final CachedResponse cached = caching == null ? null : caching.lookup(request, pending);
+        if (cached != null)
+        {
+            answerFromCache(request, listener, pending, cached);
+            return;
+        }
         if (!RequestLifecycle.begin(request, cancelHook))
         {
             throw new IllegalStateException("request '" + request.id() + "' for model '" + name
@@ -219,6 +277,9 @@ final class ModelRuntime implements InstanceHost
                 case CANCELLED -> "[request id: " + id + "] Request for model '" + name + "' was cancelled";
                 case STOPPING -> "[request id: " + id
                     + "] Server is stopping, scheduler for model has stopped accepting new inference requests";
+                case SEQUENCE_NOT_STARTED -> "inference request for sequence " + request.correlationText()
+                    + " to model '" + name + "' must specify the START flag on the first request of the sequence";
+                case SEQUENCE_EXPIRED -> "timeout of the corresponding sequence has been expired";
             };
             fail(request, ended.ending(i).code(), message, ended.ending(i).reason());
         }
@@ -253,6 +314,12 @@ final class ModelRuntime implements InstanceHost
     }
 
     @Override
+    public Path modelDirectory()
+    {
+        return modelDirectory;
+    }
+
+    @Override
     public ModelStatsRecorder stats()
     {
         return stats;
@@ -273,9 +340,38 @@ final class ModelRuntime implements InstanceHost
         return own != null ? own : defaultAllocator;
     }
 
+    /** A response-cache hit: answered on the submitting thread, before the request reaches the scheduler. */
+    private void answerFromCache(final InferenceRequest request, final ResponseListener listener,
+        final PendingRequest pending, final CachedResponse cached)
+    {
+        if (!RequestLifecycle.begin(request, cancelHook))
+        {
+            throw new IllegalStateException("request '" + request.id() + "' for model '" + name
+                + "' is already in flight; submit it again only after its response was delivered");
+        }
+        pending.request = request;
+        pending.listener = listener;
+        final InferenceResponse response = openResponse(pending);
+        try
+        {
+            caching.fill(cached, pending, response, allocatorFor(pending));
+        }
+        catch (final RuntimeException ex)
+        {
+            ResponseAssembly.fail(response, new InferenceException(ErrorCode.INTERNAL, "model '" + name
+                + "': copying the cached response of request '" + request.id() + "' failed: " + ex.getMessage(),
+                ex));
+        }
+        finish(pending, response);
+    }
+
     @Override
     public void deliver(final PendingRequest request, final InferenceResponse response)
     {
+        if (caching != null)
+        {
+            caching.offer(request, response);
+        }
         if (ordered != null && request.orderSequence != PendingRequest.NO_ORDER)
         {
             ordered.complete(request, response);

@@ -14,6 +14,7 @@ import io.ingot.scheduler.PendingRequest;
 import io.ingot.scheduler.SchedulerSettings;
 
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -97,7 +98,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         {
             rejects |= !policyOfLevel.delayOnTimeout() && policyOfLevel.defaultTimeoutNs() != 0;
         }
-        this.rejectTimeouts = settings.dynamic() && rejects;
+        this.rejectTimeouts = settings.dynamic() && rejects || policy.keepsTime();
         this.intake = policy::enqueue;
     }
 
@@ -147,7 +148,8 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         }
         else
         {
-            pending.timeoutNs = 0;
+            // Without a dynamic batcher only a sequence batcher uses the caller's timeout, for its backlogs.
+            pending.timeoutNs = policy.keepsTime() ? TimeUnit.MICROSECONDS.toNanos(request.timeoutMicros()) : 0;
         }
         pending.acceptedNs = clock.nanoTime();
         long sequence;
@@ -302,11 +304,27 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         {
             for (int i = 0; i < batch.count(); i++)
             {
-                batch.get(i).orderSequence = nextOrderSequence++;
+                if (batch.get(i) != null)
+                {
+                    batch.get(i).orderSequence = nextOrderSequence++;
+                }
             }
         }
         queued = policy.queuedRequests();
         return status;
+    }
+
+    /**
+     * Role holder whose policy answered {@link BatchPolicy#YIELD}: gives the role up and rings the instance that has
+     * the work, which takes the role when it is next free to (at once if it sleeps, after its batch if it runs one).
+     *
+     * @param holder   the caller's id
+     * @param instance the index of the instance to ring
+     */
+    public void yieldTo(final int holder, final int instance)
+    {
+        releaseRole(holder);
+        seats[instance].bell().ring();
     }
 
     /**

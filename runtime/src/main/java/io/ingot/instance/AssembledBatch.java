@@ -1,11 +1,11 @@
 package io.ingot.instance;
 
+import io.ingot.scheduler.SequencePolicies;
 import io.ingot.tensor.DataType;
 import io.ingot.api.InferenceRequest;
 import io.ingot.backend.Batch;
 import io.ingot.backend.BatchInput;
 import io.ingot.config.proto.ModelConfig;
-import io.ingot.config.proto.ModelOutput;
 import io.ingot.device.PinnedAllocator;
 import io.ingot.scheduler.FormedBatch;
 import io.ingot.scheduler.PendingRequest;
@@ -112,6 +112,12 @@ final class AssembledBatch implements Batch
     private final Map<String, Integer> outputIndex = new HashMap<>();
     private final StagingBuffer[] inputStaging;
     private final StagingBuffer[] outputStaging;
+    /** The sequence batcher's control tensors, or {@code null} for a model without {@code sequence_batching}. */
+    private final SequenceControlInputs sequenceControls;
+    /** The sequences' implicit states, or {@code null} for a model without {@code sequence_batching.state}. */
+    private final SequenceStates states;
+    /** The engine's state outputs, by state index (also in {@link #outputs}, after the configured outputs). */
+    private final OutputSlot[] stateOutputs;
 
     FormedBatch payload;
     private long requestedOutputs;
@@ -122,8 +128,14 @@ final class AssembledBatch implements Batch
         this.config = host.config();
         this.batchDimension = config.getMaxBatchSize() > 0;
         this.acceptsHeapInputs = acceptsHeapInputs;
+        sequenceControls = config.hasSequenceBatching() ? new SequenceControlInputs(config, allocator) : null;
         inputs = new InputView[config.getInputCount()];
-        presentInputs = new InputView[config.getInputCount()];
+        states = config.getSequenceBatching().getStateCount() == 0 ? null
+            : new SequenceStates(config, host.modelDirectory(), SequencePolicies.slotsPerInstance(config),
+                ignored -> new StagingBuffer(allocator));
+        final int stateCount = states == null ? 0 : states.count();
+        presentInputs = new InputView[config.getInputCount()
+            + (sequenceControls == null ? 0 : sequenceControls.count()) + stateCount];
         inputStaging = new StagingBuffer[inputs.length];
         for (int i = 0; i < inputs.length; i++)
         {
@@ -132,25 +144,43 @@ final class AssembledBatch implements Batch
             inputIndex.put(inputs[i].name, i);
             inputStaging[i] = new StagingBuffer(allocator);
         }
-        outputs = new OutputSlot[config.getOutputCount()];
+        outputs = new OutputSlot[config.getOutputCount() + stateCount];
         outputStaging = new StagingBuffer[outputs.length];
+        stateOutputs = new OutputSlot[stateCount];
         for (int i = 0; i < outputs.length; i++)
         {
-            final ModelOutput output = config.getOutput(i);
-            outputs[i] = new OutputSlot(output.getName(), DataType.fromConfigNumber(output.getDataTypeValue()));
+            final boolean state = i >= config.getOutputCount();
+            final int s = i - config.getOutputCount();
+            outputs[i] = state ? new OutputSlot(states.outputName(s), states.type(s))
+                : new OutputSlot(config.getOutput(i).getName(),
+                    DataType.fromConfigNumber(config.getOutput(i).getDataTypeValue()));
+            if (state)
+            {
+                stateOutputs[s] = outputs[i];
+            }
             outputIndex.put(outputs[i].name, i);
             outputStaging[i] = new StagingBuffer(allocator);
         }
     }
 
-    /** Assembles the payload's inputs: each request's bytes copied once into its rows, or passed through. */
+    /**
+     * Assembles the payload's inputs: each request's bytes copied once into its rows, or passed through. A padding row
+     * of a sequence batch repeats the first request's bytes (Triton's null request is a copy of it), and the
+     * sequence batcher's control tensors are added after the configured inputs.
+     */
     void assemble(final FormedBatch batch)
     {
         this.payload = batch;
         requestedOutputs = 0;
+        PendingRequest first = null;
         for (int r = 0; r < batch.count(); r++)
         {
-            requestedOutputs |= batch.get(r).requestedOutputs;
+            final PendingRequest row = batch.get(r);
+            if (row != null)
+            {
+                requestedOutputs |= row.requestedOutputs;
+                first = first == null ? row : first;
+            }
         }
         for (final OutputSlot output : outputs)
         {
@@ -159,7 +189,6 @@ final class AssembledBatch implements Batch
             output.data = null;
         }
         presentCount = 0;
-        final PendingRequest first = batch.get(0);
         for (int c = 0; c < inputs.length; c++)
         {
             final InputView view = inputs[c];
@@ -194,19 +223,44 @@ final class AssembledBatch implements Batch
             long total = 0;
             for (int r = 0; r < batch.count(); r++)
             {
-                final PendingRequest pending = batch.get(r);
+                final PendingRequest pending = batch.get(r) == null ? first : batch.get(r);
                 total += pending.request.inputData(pending.inputIndexByConfig[c]).byteSize();
             }
             final MemorySegment staging = inputStaging[c].slice(total);
             long offset = 0;
             for (int r = 0; r < batch.count(); r++)
             {
-                final PendingRequest pending = batch.get(r);
+                final PendingRequest pending = batch.get(r) == null ? first : batch.get(r);
                 final MemorySegment source = pending.request.inputData(pending.inputIndexByConfig[c]);
                 MemorySegment.copy(source, 0, staging, offset, source.byteSize());
                 offset += source.byteSize();
             }
             view.data = staging;
+        }
+        if (states != null)
+        {
+            states.assemble(batch);
+            for (int i = 0; i < states.count(); i++)
+            {
+                presentInputs[presentCount++] = states.view(i);
+            }
+        }
+        if (sequenceControls != null)
+        {
+            sequenceControls.fill(batch);
+            for (int i = 0; i < sequenceControls.count(); i++)
+            {
+                presentInputs[presentCount++] = (InputView) sequenceControls.view(i);
+            }
+        }
+    }
+
+    /** After a successful execution: the engine's state outputs become the sequences' next states. */
+    void captureStates()
+    {
+        if (states != null)
+        {
+            states.capture(payload, stateOutputs, host.modelName());
         }
     }
 
@@ -248,6 +302,14 @@ final class AssembledBatch implements Batch
     public BatchInput input(final String name)
     {
         final Integer index = inputIndex.get(name);
+        if (index == null && sequenceControls != null && sequenceControls.byName(name) != null)
+        {
+            return sequenceControls.byName(name);
+        }
+        if (index == null && states != null && states.byName(name) != null)
+        {
+            return states.byName(name);
+        }
         if (index == null)
         {
             throw new IllegalArgumentException("model '" + host.modelName() + "' has no input '" + name + "'");
@@ -260,7 +322,8 @@ final class AssembledBatch implements Batch
     public boolean isOutputRequested(final String name)
     {
         final Integer index = outputIndex.get(name);
-        return index != null && (requestedOutputs & (1L << index)) != 0;
+        // A state output is always wanted: it is the sequence's next state, though no client asks for it.
+        return index != null && (index >= config.getOutputCount() || (requestedOutputs & (1L << index)) != 0);
     }
 
     @Override
@@ -353,6 +416,14 @@ final class AssembledBatch implements Batch
         for (final StagingBuffer buffer : outputStaging)
         {
             buffer.close();
+        }
+        if (sequenceControls != null)
+        {
+            sequenceControls.close();
+        }
+        if (states != null)
+        {
+            states.close();
         }
     }
 }

@@ -30,6 +30,8 @@ public final class InstanceAgent implements Agent
     private final EndedAnswerer answerer;
     private final String roleName;
     private long deadline = NO_DEADLINE;
+    /** Set when this instance gave the role to another that has work; cleared when it next runs. */
+    private boolean yielded;
     private volatile boolean done;
 
     /**
@@ -62,6 +64,7 @@ public final class InstanceAgent implements Agent
     public int doWork()
     {
         deadline = NO_DEADLINE;
+        yielded = false;
         if (!scheduler.tryAcquireRole(holder))
         {
             if (scheduler.isStopping())
@@ -105,6 +108,13 @@ public final class InstanceAgent implements Agent
             answerEnded();
             return 1;
         }
+        if (status == BatchPolicy.YIELD)
+        {
+            // Another instance's slots hold the work: hand it the role and sleep until a bell says otherwise.
+            yielded = true;
+            scheduler.yieldTo(holder, batch.yieldTo());
+            return 0;
+        }
         if (status == BatchPolicy.WAIT)
         {
             deadline = batch.waitUntilNs();
@@ -116,6 +126,11 @@ public final class InstanceAgent implements Agent
     /** @return whether there is something to do now (asked after the bell is armed, before sleeping) */
     public boolean hasWork()
     {
+        if (yielded)
+        {
+            // The role is free because this instance gave it away: waking for that would only take it back.
+            return scheduler.isStopping();
+        }
         if (scheduler.holdsRole(holder))
         {
             return scheduler.hasNews();

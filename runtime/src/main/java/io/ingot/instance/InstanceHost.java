@@ -44,4 +44,12 @@ public interface InstanceHost
      * @param response its response (outputs or error)
      */
     void deliver(PendingRequest request, InferenceResponse response);
+
+    /**
+     * @return the model's directory (where {@code initial_state/} files are), or {@code null} for an in-memory model
+     */
+    default java.nio.file.Path modelDirectory()
+    {
+        return null;
+    }
 }

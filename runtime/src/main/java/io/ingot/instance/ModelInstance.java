@@ -96,6 +96,7 @@ public final class ModelInstance implements AutoCloseable
             batch.assemble(payload);
             inputEnd = System.nanoTime();
             engine.execute(batch);
+            batch.captureStates();
             outputStart = System.nanoTime();
         }
         catch (final Throwable ex)
@@ -117,7 +118,10 @@ public final class ModelInstance implements AutoCloseable
                 end - outputStart, System.currentTimeMillis());
             for (int r = 0; r < count; r++)
             {
-                stats.requestFailed(end - payload.get(r).acceptedNs, FailureReason.BACKEND);
+                if (payload.get(r) != null)
+                {
+                    stats.requestFailed(end - payload.get(r).acceptedNs, FailureReason.BACKEND);
+                }
             }
             stats.endUpdate();
             final String message = "model '" + host.modelName() + "' version " + host.version() + " instance "
@@ -125,6 +129,10 @@ public final class ModelInstance implements AutoCloseable
             for (int r = 0; r < count; r++)
             {
                 final PendingRequest pending = payload.get(r);
+                if (pending == null)
+                {
+                    continue;
+                }
                 final InferenceResponse response = host.openResponse(pending);
                 ResponseAssembly.fail(response, new InferenceException(ErrorCode.INTERNAL, message, failure));
                 host.deliver(pending, response);
@@ -138,9 +146,16 @@ public final class ModelInstance implements AutoCloseable
         for (int r = 0; r < count; r++)
         {
             final PendingRequest pending = payload.get(r);
+            failed[r] = false;
+            if (pending == null)
+            {
+                // A sequence batch's padding row: it holds a row of the batch and answers nobody.
+                responses[r] = null;
+                row++;
+                continue;
+            }
             final InferenceResponse response = host.openResponse(pending);
             responses[r] = response;
-            failed[r] = false;
             try
             {
                 scatter(batch, pending, row, response);
@@ -166,6 +181,10 @@ public final class ModelInstance implements AutoCloseable
         for (int r = 0; r < count; r++)
         {
             final PendingRequest pending = payload.get(r);
+            if (pending == null)
+            {
+                continue;
+            }
             if (failed[r])
             {
                 stats.requestFailed(end - pending.acceptedNs, FailureReason.OTHER);
@@ -182,7 +201,10 @@ public final class ModelInstance implements AutoCloseable
             final PendingRequest pending = payload.get(r);
             final InferenceResponse response = responses[r];
             responses[r] = null;
-            host.deliver(pending, response);
+            if (pending != null)
+            {
+                host.deliver(pending, response);
+            }
         }
     }
 

@@ -22,6 +22,11 @@ public interface BatchPolicy
     int DISPATCH = 1;
     /** {@link #decide}: wait for an arrival, or until {@link FormedBatch#waitUntilNs()}, and ask again. */
     int WAIT = 2;
+    /**
+     * {@link #decide}: nothing here for the asking instance, but instance {@link FormedBatch#yieldTo()} has work only
+     * it may run (a sequence batcher's slots belong to one instance): give it the role.
+     */
+    int YIELD = 3;
     /** {@link #sweep}: no deadline is pending. */
     long NO_DEADLINE = Long.MAX_VALUE;
 
@@ -39,7 +44,7 @@ public interface BatchPolicy
      * @param instance the free instance's index among the model's instances
      * @param batch    receives the batch ({@link #DISPATCH}) or the time to ask again ({@link #WAIT}); cleared first
      * @param ended    receives the requests that ended while deciding (timed out under REJECT, cancelled)
-     * @return {@link #EMPTY}, {@link #DISPATCH} or {@link #WAIT}
+     * @return {@link #EMPTY}, {@link #DISPATCH}, {@link #WAIT} or {@link #YIELD}
      */
     int decide(long nowNs, int instance, FormedBatch batch, EndedRequests ended);
 
@@ -62,4 +67,16 @@ public interface BatchPolicy
 
     /** @return the number of queued requests */
     int queuedRequests();
+
+    /**
+     * Whether the policy keeps deadlines of its own that must be kept while every instance is busy — a sequence
+     * batcher's idle sequences and backlog timeouts — so that the timekeeper sweeps it, and whether a request's own
+     * timeout reaches it without a dynamic batcher's queue policy.
+     *
+     * @return true for such a policy; the dynamic batcher's REJECT timeouts are known from its settings instead
+     */
+    default boolean keepsTime()
+    {
+        return false;
+    }
 }

@@ -11,7 +11,17 @@ public enum Ending
     /** The caller cancelled it while it was queued: CANCELLED. */
     CANCELLED(ErrorCode.CANCELLED, FailureReason.CANCELED),
     /** The model stopped while it was queued: UNAVAILABLE, "scheduler ... has stopped accepting". */
-    STOPPING(ErrorCode.UNAVAILABLE, FailureReason.OTHER);
+    STOPPING(ErrorCode.UNAVAILABLE, FailureReason.OTHER),
+    /**
+     * A sequence batcher got a request without START for a sequence it does not know (never started, ended, or
+     * released as idle): INVALID_ARG, "... must specify the START flag on the first request of the sequence".
+     */
+    SEQUENCE_NOT_STARTED(ErrorCode.INVALID_ARG, FailureReason.OTHER),
+    /**
+     * A backlogged sequence's queue timeout expired: UNAVAILABLE, "timeout of the corresponding sequence has been
+     * expired".
+     */
+    SEQUENCE_EXPIRED(ErrorCode.UNAVAILABLE, FailureReason.REJECTED);
 
     private final ErrorCode code;
     private final FailureReason reason;

@@ -40,6 +40,18 @@ public final class PendingRequest
     public long presentInputs;
     /** Bit {@code i} set when configured output {@code i} is to be returned. */
     public long requestedOutputs;
+    /** The sequence's correlation ID when it is a number (unsigned); 0 for none or a string ID. */
+    public long correlationId;
+    /** The sequence's correlation ID when it is a string, else {@code null}. */
+    public String correlationKey;
+    /** The {@link SequenceControl#START} and {@link SequenceControl#END} bits the caller set. */
+    public int sequenceFlags;
+    /** Whether a successful response is to be kept in the response cache under {@link #cacheKey}. */
+    public boolean cacheable;
+    /** The request's response-cache key, when {@link #cacheable}. */
+    public long cacheKey;
+    /** Time the cache lookup that missed took, when {@link #cacheable} (counted with the insert as a miss). */
+    public long cacheLookupNs;
 
     /** Clears the references and the per-flight state, so that nothing outlives the request's flight. */
     public void clear()
@@ -50,6 +62,16 @@ public final class PendingRequest
         deadlineNs = 0;
         timeoutNs = 0;
         presentInputs = 0;
+        correlationId = 0;
+        correlationKey = null;
+        sequenceFlags = 0;
+        cacheable = false;
+    }
+
+    /** @return the correlation ID as Triton prints it in messages: the number (unsigned) or the string */
+    public String correlationText()
+    {
+        return correlationKey != null ? correlationKey : Long.toUnsignedString(correlationId);
     }
 
     /**

@@ -68,7 +68,9 @@ public record SchedulerSettings(boolean dynamic, int maxBatchSize, int[] preferr
 
         if (!config.hasDynamicBatching())
         {
-            return new SchedulerSettings(false, 1, new int[0], 0, false, 0, 0, NO_POLICY, Map.of(), checkedShapes,
+            // The Oldest sequence strategy's own preserve_ordering orders responses as the dynamic batcher's does.
+            final boolean ordered = config.getSequenceBatching().getOldest().getPreserveOrdering();
+            return new SchedulerSettings(false, 1, new int[0], 0, ordered, 0, 0, NO_POLICY, Map.of(), checkedShapes,
                 checkedContents, optional);
         }
         final ModelDynamicBatching batching = config.getDynamicBatching();

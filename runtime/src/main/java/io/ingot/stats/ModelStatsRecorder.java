@@ -82,8 +82,8 @@ public final class ModelStatsRecorder
         }
         final InferStatistics inference = new InferStatistics(duration(total, StatsLayout.SUCCESS),
             duration(total, StatsLayout.FAIL), duration(total, StatsLayout.QUEUE), duration(total, StatsLayout.INPUT),
-            duration(total, StatsLayout.INFER), duration(total, StatsLayout.OUTPUT), StatDuration.ZERO,
-            StatDuration.ZERO);
+            duration(total, StatsLayout.INFER), duration(total, StatsLayout.OUTPUT),
+            duration(total, StatsLayout.CACHE_HIT), duration(total, StatsLayout.CACHE_MISS));
         final List<BatchStatistics> batchStats = new ArrayList<>();
         for (int size = 1; size <= layout.maxBatchSize(); size++)
         {

@@ -99,6 +99,31 @@ public final class StatsCell
     }
 
     /**
+     * A request was answered from the response cache: it counts as a success with its queue time (Triton's
+     * statistics include hits in both), and as a cache hit with the lookup's time; no compute time.
+     *
+     * @param requestNs accept to response
+     * @param lookupNs  the lookup and the copy out of the cache
+     */
+    public void cacheHit(final long requestNs, final long lookupNs)
+    {
+        addDuration(StatsLayout.SUCCESS, requestNs);
+        addDuration(StatsLayout.QUEUE, 0);
+        addDuration(StatsLayout.CACHE_HIT, lookupNs);
+        add(StatsLayout.MICROS, requestNs / 1000);
+    }
+
+    /**
+     * A cacheable request missed and its response was offered to the cache.
+     *
+     * @param ns the lookup and the insert
+     */
+    public void cacheMiss(final long ns)
+    {
+        addDuration(StatsLayout.CACHE_MISS, ns);
+    }
+
+    /**
      * A request failed.
      *
      * @param requestNs accept to response

@@ -16,7 +16,9 @@ final class StatsLayout
     static final int INPUT = 3;
     static final int INFER = 4;
     static final int OUTPUT = 5;
-    static final int KINDS = 6;
+    static final int CACHE_HIT = 6;
+    static final int CACHE_MISS = 7;
+    static final int KINDS = 8;
 
     static final int DURATIONS = 0;
     static final int MICROS = DURATIONS + KINDS * 2;

@@ -96,23 +96,25 @@ public final class GrpcInferDecoder
                     }
                     RequestParameters.applyTimeout(call.request(), value.getInt64Param());
                 }
-                case RequestParameters.SEQUENCE_ID -> RequestParameters.refuseSequence(key,
+                case RequestParameters.SEQUENCE_ID ->
+                {
+                    // Triton's infer_handler.cc: int64_param (cast to uint64) or string_param, nothing else.
                     switch (value.getParameterChoiceCase())
                     {
-                        case INT64_PARAM -> value.getInt64Param() != 0;
-                        case UINT64_PARAM -> value.getUint64Param() != 0;
-                        case STRING_PARAM -> !value.getStringParam().isEmpty();
-                        default -> throw invalid("Unable to parse 'sequence_id': expected int64_param or "
-                            + "string_param, got " + value.getParameterChoiceCase());
-                    });
+                        case INT64_PARAM -> RequestParameters.applySequenceId(call.request(), value.getInt64Param());
+                        case STRING_PARAM -> RequestParameters.applySequenceId(call.request(),
+                            value.getStringParam());
+                        default -> throw invalid("invalid value type for 'sequence_id' parameter, expected "
+                            + "int64_param or string_param.");
+                    }
+                }
                 case RequestParameters.SEQUENCE_START, RequestParameters.SEQUENCE_END ->
                 {
                     if (value.getParameterChoiceCase() != InferParameter.ParameterChoiceCase.BOOL_PARAM)
                     {
-                        throw invalid("Unable to parse '" + key + "': expected bool_param, got "
-                            + value.getParameterChoiceCase());
+                        throw invalid("invalid value type for '" + key + "' parameter, expected bool_param.");
                     }
-                    RequestParameters.refuseSequence(key, value.getBoolParam());
+                    RequestParameters.applySequenceFlag(call.request(), key, value.getBoolParam());
                 }
                 case RequestParameters.HEADERS, RequestParameters.BINARY_DATA_OUTPUT ->
                 {

@@ -3,7 +3,6 @@ package io.ingot.server.http;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonPrimitive;
 import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceCore;
@@ -21,6 +20,7 @@ import io.ingot.server.shm.SystemSharedMemoryRegistry;
 import io.netty.buffer.ByteBuf;
 
 import java.lang.foreign.MemorySegment;
+import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.Map;
 
@@ -145,19 +145,9 @@ public final class HttpInferDecoder
                     RequestParameters.applyTimeout(call.request(), JsonBodies.unsigned(value, key, context));
                 case RequestParameters.BINARY_DATA_OUTPUT ->
                     call.defaultBinary(JsonBodies.bool(value, key, context));
-                case RequestParameters.SEQUENCE_ID ->
-                {
-                    if (!JsonBodies.isScalar(value) || value.getAsJsonPrimitive().isBoolean())
-                    {
-                        throw invalid("Unable to parse 'sequence_id': expected an unsigned integer or a string, got "
-                            + JsonBodies.describe(value));
-                    }
-                    final JsonPrimitive id = value.getAsJsonPrimitive();
-                    RequestParameters.refuseSequence(key, id.isString() ? !id.getAsString().isEmpty()
-                        : !JsonBodies.isZero(id));
-                }
+                case RequestParameters.SEQUENCE_ID -> applySequenceId(call, value);
                 case RequestParameters.SEQUENCE_START, RequestParameters.SEQUENCE_END ->
-                    RequestParameters.refuseSequence(key, JsonBodies.bool(value, key, context));
+                    RequestParameters.applySequenceFlag(call.request(), key, JsonBodies.bool(value, key, context));
                 case RequestParameters.HEADERS ->
                 {
                     // reserved for header forwarding; nothing to forward to
@@ -177,6 +167,34 @@ public final class HttpInferDecoder
                 }
             }
         }
+    }
+
+    /** Triton's http_server.cc: the ID is tried as an unsigned 64-bit integer, then as a string. */
+    private static void applySequenceId(final InferCall call, final JsonElement value)
+    {
+        if (JsonBodies.isScalar(value) && value.getAsJsonPrimitive().isString())
+        {
+            RequestParameters.applySequenceId(call.request(), value.getAsString());
+            return;
+        }
+        if (JsonBodies.isScalar(value) && value.getAsJsonPrimitive().isNumber())
+        {
+            try
+            {
+                final BigInteger id = value.getAsJsonPrimitive().getAsBigDecimal().toBigIntegerExact();
+                if (id.signum() >= 0 && id.bitLength() <= Long.SIZE)
+                {
+                    RequestParameters.applySequenceId(call.request(), id.longValue());
+                    return;
+                }
+            }
+            catch (final ArithmeticException | NumberFormatException notWhole)
+            {
+                // refused below
+            }
+        }
+        throw invalid("Unable to parse 'sequence_id': expected an unsigned 64-bit integer or a string, got "
+            + JsonBodies.describe(value));
     }
 
     private int decodeInput(final InferCall call, final JsonObject input, final ByteBuf body, final int cursor,

@@ -30,6 +30,10 @@ public final class TritonMetricsCollector implements MultiCollector
     public static final String EXEC_COUNT = "nv_inference_exec_count";
     /** Requests accepted and not yet executing. */
     public static final String PENDING = "nv_inference_pending_request_count";
+    /** Response-cache hits of a model with {@code response_cache} enabled. */
+    public static final String CACHE_HITS = "nv_cache_num_hits_per_model";
+    /** Response-cache misses of such a model. */
+    public static final String CACHE_MISSES = "nv_cache_num_misses_per_model";
 
     private static final String[] DURATION_KEYS = {"request", "queue", "compute_input", "compute_infer",
         "compute_output"};
@@ -69,9 +73,25 @@ public final class TritonMetricsCollector implements MultiCollector
         {
             durations[i] = counter("nv_inference_" + DURATION_KEYS[i] + "_duration_us", DURATION_HELP[i]);
         }
+        final CounterSnapshot.Builder cacheHits = counter(CACHE_HITS, "Number of cache hits per model");
+        final CounterSnapshot.Builder cacheMisses = counter(CACHE_MISSES, "Number of cache misses per model");
+        final CounterSnapshot.Builder cacheHitMicros = counter("nv_cache_hit_duration_per_model",
+            "Total cache hit duration per model, in microseconds");
+        final CounterSnapshot.Builder cacheMissMicros = counter("nv_cache_miss_duration_per_model",
+            "Total cache miss (insert + lookup) duration per model, in microseconds");
+        boolean anyCache = false;
         for (final ModelStatistics model : models)
         {
             final Labels labels = Labels.of("model", model.name(), "version", model.version());
+            if (cacheEnabled(model))
+            {
+                anyCache = true;
+                final var stats = model.inferenceStats();
+                cacheHits.dataPoint(point(labels, stats.cacheHit().count()));
+                cacheMisses.dataPoint(point(labels, stats.cacheMiss().count()));
+                cacheHitMicros.dataPoint(point(labels, stats.cacheHit().ns() / 1000));
+                cacheMissMicros.dataPoint(point(labels, stats.cacheMiss().ns() / 1000));
+            }
             success.dataPoint(point(labels, model.inferenceStats().success().count()));
             for (final FailureReason reason : FailureReason.values())
             {
@@ -99,7 +119,25 @@ public final class TritonMetricsCollector implements MultiCollector
         {
             snapshots.metricSnapshot(duration.build());
         }
+        if (anyCache)
+        {
+            snapshots.metricSnapshot(cacheHits.build()).metricSnapshot(cacheMisses.build())
+                .metricSnapshot(cacheHitMicros.build()).metricSnapshot(cacheMissMicros.build());
+        }
         return snapshots.build();
+    }
+
+    /** Triton reports the cache metrics only for models that enable the response cache. */
+    private boolean cacheEnabled(final ModelStatistics model)
+    {
+        try
+        {
+            return core.modelConfig(model.name(), Long.parseLong(model.version())).getResponseCache().getEnable();
+        }
+        catch (final RuntimeException unloadedMeanwhile)
+        {
+            return false;
+        }
     }
 
     private static CounterSnapshot.Builder counter(final String name, final String help)

@@ -6,8 +6,9 @@ import io.ingot.api.InferenceRequest;
 
 /**
  * The request-level {@code parameters} Triton reserves, applied the same way for HTTP and gRPC once each frontend
- * has read the value from its wire form: {@code priority} and {@code timeout} (µs) reach the scheduler; the
- * sequence parameters are refused while Ingot has no sequence batcher; {@code triton_*} keys are refused.
+ * has read the value from its wire form: {@code priority} and {@code timeout} (µs) reach the scheduler, the
+ * sequence parameters ({@code sequence_id}, {@code sequence_start}, {@code sequence_end}) reach a model's sequence
+ * batcher (other models ignore them, as Triton's do); {@code triton_*} keys are refused.
  */
 public final class RequestParameters
 {
@@ -59,19 +60,45 @@ public final class RequestParameters
     }
 
     /**
-     * Refuses a sequence parameter that puts the request in a sequence ({@code sequence_id} non-zero and non-empty,
-     * {@code sequence_start}/{@code sequence_end} true). Their "not in a sequence" values pass.
+     * Sets a numeric {@code sequence_id}, keeping the START/END flags already read (parameters come in any order).
      *
-     * @param key        the parameter
-     * @param inSequence whether its value puts the request in a sequence
-     * @throws InferenceException INVALID_ARG
+     * @param request the request
+     * @param id      the correlation ID, unsigned (a negative {@code long} stands for 2^63 or more); 0 = none
      */
-    public static void refuseSequence(final String key, final boolean inSequence)
+    public static void applySequenceId(final InferenceRequest request, final long id)
     {
-        if (inSequence)
+        request.sequence(id, request.sequenceStart(), request.sequenceEnd());
+    }
+
+    /**
+     * Sets a string {@code sequence_id}, keeping the flags already read.
+     *
+     * @param request the request
+     * @param id      the correlation ID; empty = none
+     */
+    public static void applySequenceId(final InferenceRequest request, final String id)
+    {
+        request.sequence(id, request.sequenceStart(), request.sequenceEnd());
+    }
+
+    /**
+     * Sets {@code sequence_start} or {@code sequence_end}, keeping the ID and the other flag.
+     *
+     * @param request the request
+     * @param key     {@link #SEQUENCE_START} or {@link #SEQUENCE_END}
+     * @param value   the flag
+     */
+    public static void applySequenceFlag(final InferenceRequest request, final String key, final boolean value)
+    {
+        final boolean start = key.equals(SEQUENCE_START) ? value : request.sequenceStart();
+        final boolean end = key.equals(SEQUENCE_END) ? value : request.sequenceEnd();
+        if (request.sequenceKey() != null)
         {
-            throw invalid("parameter '" + key + "' is not supported: Ingot has no sequence batcher yet, so requests "
-                + "cannot belong to a sequence (send them without sequence_id, sequence_start and sequence_end)");
+            request.sequence(request.sequenceKey(), start, end);
+        }
+        else
+        {
+            request.sequence(request.sequenceId(), start, end);
         }
     }
 

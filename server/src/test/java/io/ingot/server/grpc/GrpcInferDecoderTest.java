@@ -161,11 +161,21 @@ class GrpcInferDecoderTest
 
         assertThrows(InferenceException.class, () -> decode(base.clone().putParameters("timeout",
             InferParameter.newBuilder().setUint64Param(5).build()).build()));
-        final InferenceException sequence = assertThrows(InferenceException.class, () -> decode(base.clone()
-            .putParameters("sequence_id", InferParameter.newBuilder().setInt64Param(9).build()).build()));
-        assertTrue(sequence.getMessage().contains("sequence"), sequence.getMessage());
-        decode(base.clone().putParameters("sequence_id", InferParameter.newBuilder().setInt64Param(0).build())
-            .build());
+        // Triton's infer_handler.cc: int64_param (IDs of 2^63 and more arrive negative) or string_param; bool flags.
+        final InferenceRequest sequence = decode(base.clone()
+            .putParameters("sequence_id", InferParameter.newBuilder().setInt64Param(-2).build())
+            .putParameters("sequence_start", InferParameter.newBuilder().setBoolParam(true).build()).build());
+        assertEquals("18446744073709551614", Long.toUnsignedString(sequence.sequenceId()));
+        assertTrue(sequence.sequenceStart());
+        assertEquals("abc", decode(base.clone().putParameters("sequence_id", InferParameter.newBuilder()
+            .setStringParam("abc").build()).build()).sequenceKey());
+        final InferenceException unsigned = assertThrows(InferenceException.class, () -> decode(base.clone()
+            .putParameters("sequence_id", InferParameter.newBuilder().setUint64Param(9).build()).build()));
+        assertEquals("invalid value type for 'sequence_id' parameter, expected int64_param or string_param.",
+            unsigned.getMessage());
+        final InferenceException flag = assertThrows(InferenceException.class, () -> decode(base.clone()
+            .putParameters("sequence_end", InferParameter.newBuilder().setInt64Param(1).build()).build()));
+        assertEquals("invalid value type for 'sequence_end' parameter, expected bool_param.", flag.getMessage());
         assertThrows(InferenceException.class, () -> decode(base.clone().putParameters("triton_other",
             InferParameter.newBuilder().setBoolParam(true).build()).build()));
     }

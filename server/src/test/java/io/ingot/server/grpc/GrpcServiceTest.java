@@ -289,8 +289,9 @@ class GrpcServiceTest
             .toBuilder().setInputs(0, addSub("x", 1).getInputs(0).toBuilder().setDatatype("INT32")).build()));
         assertStatus(Status.Code.INVALID_ARGUMENT, "unexpected total byte size", () -> server.grpc().modelInfer(
             addSub("x", 1).toBuilder().setRawInputContents(1, fp32(1f, 2f)).build()));
-        assertStatus(Status.Code.INVALID_ARGUMENT, "sequence", () -> server.grpc().modelInfer(addSub("x", 1)
-            .toBuilder().putParameters("sequence_id", InferParameter.newBuilder().setInt64Param(3).build()).build()));
+        assertStatus(Status.Code.INVALID_ARGUMENT, "sequence_id", () -> server.grpc().modelInfer(addSub("x", 1)
+            .toBuilder().putParameters("sequence_id", InferParameter.newBuilder().setDoubleParam(3).build())
+            .build()));
         assertStatus(Status.Code.INVALID_ARGUMENT, "OUTPUT9", () -> server.grpc().modelInfer(addSub("x", 1)
             .toBuilder().addOutputs(ModelInferRequest.InferRequestedOutputTensor.newBuilder().setName("OUTPUT9"))
             .build()));

@@ -130,15 +130,24 @@ class HttpInferDecoderTest
     }
 
     @Test
-    void sequenceAndTritonParametersAreRefused()
+    void sequenceParametersReachTheRequestInAnyOrderAndTritonsAreRefused()
     {
         final String input = ",\"inputs\":[{\"name\":\"A\",\"datatype\":\"FP32\",\"shape\":[1],\"data\":[1]}]}";
-        final InferenceException sequence = refused("{\"parameters\":{\"sequence_id\":42}" + input, new byte[0],
+        final InferenceRequest numeric = decode("{\"parameters\":{\"sequence_start\":true,"
+            + "\"sequence_id\":18446744073709551615,\"sequence_end\":true}" + input, new byte[0], null).request();
+        assertEquals(-1L, numeric.sequenceId(), "2^64 - 1 travels as the unsigned bits of a long");
+        assertTrue(numeric.sequenceStart() && numeric.sequenceEnd());
+        final InferenceRequest text = decode("{\"parameters\":{\"sequence_id\":\"5\",\"sequence_end\":true}"
+            + input, new byte[0], null).request();
+        assertEquals("5", text.sequenceKey(), "a string ID stays a string, unlike Triton's uint64 5");
+        assertEquals(0, text.sequenceId());
+        assertFalse(text.sequenceStart());
+        final InferenceException negative = refused("{\"parameters\":{\"sequence_id\":-3}" + input, new byte[0],
             null);
-        assertTrue(sequence.getMessage().contains("sequence_id") && sequence.getMessage().contains("sequence"),
-            sequence.getMessage());
-        assertThrows(InferenceException.class,
-            () -> decode("{\"parameters\":{\"sequence_start\":true}" + input, new byte[0], null));
+        assertTrue(negative.getMessage().startsWith("Unable to parse 'sequence_id'"), negative.getMessage());
+        final InferenceException flag = refused("{\"parameters\":{\"sequence_start\":\"yes\"}" + input,
+            new byte[0], null);
+        assertTrue(flag.getMessage().contains("sequence_start"), flag.getMessage());
         final InferenceException triton = refused("{\"parameters\":{\"triton_x\":1}" + input, new byte[0], null);
         assertTrue(triton.getMessage().contains("triton_x"), triton.getMessage());
         final InferenceException priority = refused("{\"parameters\":{\"priority\":-1}" + input, new byte[0], null);

@@ -275,18 +275,23 @@ class HttpInferTest
     }
 
     @Test
-    void parametersPriorityAndTimeoutAreAcceptedAndSequencesRefused()
+    void parametersPriorityAndTimeoutAreAcceptedAndSequencesIgnoredByAModelWithoutSequenceBatching()
     {
         final InferBody ok = new InferBody().parameter("priority", new JsonPrimitive(1))
             .parameter("timeout", new JsonPrimitive(60_000_000))
             .binaryInput("INPUT0", "INT32", new long[] {4}, InferBody.int32(1, 2, 3, 4))
             .binaryInput("INPUT1", "INT32", new long[] {4}, InferBody.int32(1, 1, 1, 1));
         assertEquals(200, server.send(ok.request(url("add_sub_int"))).statusCode());
-        assertError(server.send(new InferBody().parameter("sequence_id", new JsonPrimitive(7))
+        // As in Triton, a model without sequence_batching runs a request whatever its correlation ID.
+        assertEquals(200, server.send(new InferBody().parameter("sequence_id", new JsonPrimitive(7))
             .parameter("sequence_start", new JsonPrimitive(true))
             .binaryInput("INPUT0", "INT32", new long[] {4}, InferBody.int32(1, 2, 3, 4))
             .binaryInput("INPUT1", "INT32", new long[] {4}, InferBody.int32(1, 1, 1, 1))
-            .request(url("add_sub_int"))), 400, "sequence");
+            .request(url("add_sub_int"))).statusCode());
+        assertError(server.send(new InferBody().parameter("sequence_id", new JsonPrimitive(true))
+            .binaryInput("INPUT0", "INT32", new long[] {4}, InferBody.int32(1, 2, 3, 4))
+            .binaryInput("INPUT1", "INT32", new long[] {4}, InferBody.int32(1, 1, 1, 1))
+            .request(url("add_sub_int"))), 400, "Unable to parse 'sequence_id'");
         assertError(server.send(new InferBody().parameter("priority", new JsonPrimitive("high"))
             .binaryInput("INPUT0", "INT32", new long[] {4}, InferBody.int32(1, 2, 3, 4))
             .binaryInput("INPUT1", "INT32", new long[] {4}, InferBody.int32(1, 1, 1, 1))

@@ -58,7 +58,7 @@ public final class ServingFixture implements AutoCloseable
     public ServingFixture(final UnaryOperator<FrontendOptions> frontendOptions)
     {
         final CoreOptions.Builder options = CoreOptions.builder().controlMode(ModelControlMode.EXPLICIT)
-            .startupModel("*");
+            .startupModel("*").responseCache(1 << 20);
         for (final String pbtxt : MODELS)
         {
             options.model(config(pbtxt));
@@ -128,6 +128,33 @@ public final class ServingFixture implements AutoCloseable
                                  timeout_action: REJECT }
         }
         instance_group [{ kind: KIND_CPU count: 1 }]
+        """,
+        """
+        name: "add_sub_cached" backend: "add_sub" max_batch_size: 0
+        input [{ name: "INPUT0" data_type: TYPE_INT32 dims: [4] }, { name: "INPUT1" data_type: TYPE_INT32 dims: [4] }]
+        output [{ name: "OUTPUT0" data_type: TYPE_INT32 dims: [4] },
+                { name: "OUTPUT1" data_type: TYPE_INT32 dims: [4] }]
+        response_cache { enable: true }
+        """,
+        """
+        name: "simple_sequence" backend: "simple_sequence" max_batch_size: 8
+        input [{ name: "INPUT" data_type: TYPE_INT32 dims: [1] }]
+        output [{ name: "OUTPUT" data_type: TYPE_INT32 dims: [1] }]
+        sequence_batching {
+          control_input [{ name: "START" control [{ kind: CONTROL_SEQUENCE_START int32_false_true: [0, 1] }] },
+                         { name: "READY" control [{ kind: CONTROL_SEQUENCE_READY int32_false_true: [0, 1] }] }]
+        }
+        instance_group [{ kind: KIND_CPU count: 1 }]
+        """,
+        """
+        name: "sequence_accumulator" backend: "sequence_accumulator" max_batch_size: 4
+        input [{ name: "INPUT" data_type: TYPE_INT32 dims: [1] }]
+        output [{ name: "OUTPUT" data_type: TYPE_INT32 dims: [1] }]
+        sequence_batching {
+          control_input [{ name: "START" control [{ kind: CONTROL_SEQUENCE_START int32_false_true: [0, 1] }] },
+                         { name: "READY" control [{ kind: CONTROL_SEQUENCE_READY int32_false_true: [0, 1] }] }]
+        }
+        instance_group [{ kind: KIND_CPU count: 2 }]
         """,
     };
 
