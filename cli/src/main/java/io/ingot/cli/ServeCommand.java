@@ -179,7 +179,7 @@ final class ServeCommand implements Callable<Integer>
         InferenceCore core = opener.open(options.build());
         if (!unreadable.isEmpty() && TritonValues.parseBoolean(strictReadiness))
         {
-            core = new UnreadableRepositoryGate(core, List.copyOf(unreadable.values()));
+            core = new UnreadableRepositoryGate(core);
         }
         final Deque<RunningFrontend> frontends = new ArrayDeque<>();
         final Thread hook = Thread.ofPlatform().unstarted(this::requestStopAndWait);

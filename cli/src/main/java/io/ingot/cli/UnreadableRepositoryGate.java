@@ -25,22 +25,13 @@ import java.util.concurrent.CompletableFuture;
 final class UnreadableRepositoryGate implements InferenceCore
 {
     private final InferenceCore core;
-    private final List<String> reasons;
 
     /**
-     * @param core    the core over the readable repositories
-     * @param reasons why each other repository could not be read
+     * @param core the core over the readable repositories ({@code serve} logs and prints why the others are not)
      */
-    UnreadableRepositoryGate(final InferenceCore core, final List<String> reasons)
+    UnreadableRepositoryGate(final InferenceCore core)
     {
         this.core = core;
-        this.reasons = List.copyOf(reasons);
-    }
-
-    /** @return why the server is not ready */
-    List<String> reasons()
-    {
-        return reasons;
     }
 
     @Override
