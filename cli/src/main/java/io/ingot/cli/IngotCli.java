@@ -66,7 +66,7 @@ public final class IngotCli
     static CommandLine commandLine(final CoreOpener opener, final PrintStream out, final PrintStream err)
     {
         final CommandLine cli = new CommandLine(new IngotCli());
-        cli.addSubcommand("serve", new ServeCommand(opener, out));
+        cli.addSubcommand("serve", ServeCommand.commandLine(new ServeCommand(opener, out, err)));
         final CommandLine models = new CommandLine(new ModelsCommand());
         models.addSubcommand("validate", new ValidateCommand(opener, out, err));
         cli.addSubcommand("models", models);

@@ -1,22 +1,27 @@
 package io.ingot.cli;
 
+import io.ingot.api.CoreOptions;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.ModelControlMode;
 import io.ingot.server.Frontend;
 import io.ingot.server.RunningFrontend;
 import io.ingot.server.ServeOptions;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -31,68 +36,90 @@ import java.util.concurrent.TimeUnit;
  * UNAVAILABLE and letting running batches finish; every frontend delivers the answers of the requests it took; then
  * the frontends close and the process exits (0, or 1 when the timeout cut the drain short). A second signal exits
  * at once ({@link ShutdownSignals}).
+ *
+ * <p>Its flags are Triton's {@code tritonserver} flags, with Triton's names, value syntax ({@code --flag=true|false|
+ * on|off|1|0}, or a bare {@code --flag} for true), defaults ({@code --exit-on-error} and {@code --strict-readiness}
+ * true) and messages; {@link UnsupportedTritonFlags} lists the Triton flags it refuses, and why. A repository that
+ * does not exist is a start-up error naming it; one that exists but cannot be read stops the start with
+ * {@code --exit-on-error} and otherwise is served without, not ready ({@link UnreadableRepositoryGate}).
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-    description = "Load every model of the repositories and serve them until interrupted (Ctrl-C).")
+    description = {"Load every model of the repositories and serve them until interrupted (Ctrl-C).",
+        "Takes Triton's tritonserver flags under Triton's names and defaults; a Triton flag Ingot does not support "
+            + "is refused with the reason."})
 final class ServeCommand implements Callable<Integer>
 {
     @Mixin
     RepositoryOptions repository = new RepositoryOptions();
 
-    @Option(names = "--model-control-mode", paramLabel = "MODE", defaultValue = "none",
-        description = "none: load every model at start-up (default); explicit: load only --load-model models.")
+    @Mixin
+    FrontendFlags frontend = new FrontendFlags();
+
+    @Mixin
+    LogOptions logging = new LogOptions();
+
+    @Option(names = "--model-control-mode", paramLabel = "<string>", defaultValue = "none",
+        description = "Triton's: none loads every model at start-up (default); poll also rescans the repositories "
+            + "every --repository-poll-secs; explicit loads only the --load-model models, and the model-repository "
+            + "API loads and unloads.")
     String controlMode;
 
-    @Option(names = "--load-model", paramLabel = "MODEL",
-        description = "With --model-control-mode explicit, a model to load at start-up ('*' for all).")
-    List<String> loadModels = List.of();
+    @Option(names = "--load-model", paramLabel = "<string>",
+        description = "Triton's: with --model-control-mode=explicit, a model to load at start-up; repeatable; '*' "
+            + "(alone) for all.")
+    List<String> loadModels = new ArrayList<>();
 
-    @Option(names = "--exit-on-error", description = "Stop with exit code 1 when a model fails to load"
-        + " (default: keep serving the others).")
-    boolean exitOnError;
+    @Option(names = "--repository-poll-secs", paramLabel = "<integer>", defaultValue = "15",
+        converter = TritonValues.IntConverter.class,
+        description = "Triton's: with --model-control-mode=poll, seconds between scans (default ${DEFAULT-VALUE}).")
+    int repositoryPollSecs;
 
-    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
-        description = "Address the network frontends bind (default ${DEFAULT-VALUE}).")
-    String host;
+    @Option(names = "--exit-on-error", paramLabel = "<boolean>", arity = "0..1", fallbackValue = "true",
+        defaultValue = "true", converter = TritonValues.BooleanText.class,
+        description = "Triton's: exit (code 1) when a model fails to load at start-up (default true; false serves "
+            + "the others, and the server is not ready under --strict-readiness).")
+    String exitOnError;
 
-    @Option(names = "--http-port", paramLabel = "PORT", defaultValue = "8000",
-        description = "KServe v2 HTTP port (default ${DEFAULT-VALUE}).")
-    int httpPort;
+    @Option(names = "--strict-readiness", paramLabel = "<boolean>", arity = "0..1", fallbackValue = "true",
+        defaultValue = "true", converter = TritonValues.BooleanText.class,
+        description = "Triton's: /v2/health/ready is ready only while every model is (default true); false: while "
+            + "the server is live.")
+    String strictReadiness;
 
-    @Option(names = "--grpc-port", paramLabel = "PORT", defaultValue = "8001",
-        description = "KServe v2 gRPC port (default ${DEFAULT-VALUE}).")
-    int grpcPort;
+    @Option(names = "--strict-model-config", paramLabel = "<boolean>", arity = "0..1", fallbackValue = "true",
+        defaultValue = "false", converter = TritonValues.BooleanText.class,
+        description = "Triton's (deprecated there): true turns auto-complete off, as --disable-auto-complete-config "
+            + "does (default false).")
+    String strictModelConfig;
 
-    @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "8002",
-        description = "Prometheus metrics port (default ${DEFAULT-VALUE}).")
-    int metricsPort;
+    @Option(names = "--disable-auto-complete-config",
+        description = "Triton's: configurations are not completed from the model files or the backend; each must be "
+            + "complete by itself.")
+    boolean disableAutoCompleteConfig;
 
-    @Option(names = "--ipc", paramLabel = "NAME",
-        description = "Also serve clients of other processes through shared memory under this name.")
-    String ipcName;
+    @Option(names = "--backend-config", paramLabel = "<string>,<string>=<string>",
+        description = "Triton's: <backend>,<setting>=<value> for one backend, <setting>=<value> for every backend; "
+            + "repeatable. Models receive them in ModelContext.backendConfig().")
+    List<String> backendConfig = new ArrayList<>();
 
-    @Option(names = "--frontend-setting", paramLabel = "KEY=VALUE",
-        description = "A setting passed to the frontends (each reads the keys it knows).")
-    Map<String, String> frontendSettings = new LinkedHashMap<>();
+    @Option(names = "--id", paramLabel = "<string>",
+        description = "Triton's: the server's name in server metadata (default ingot).")
+    String serverId;
 
-    @Option(names = "--http-restricted-api", paramLabel = "<apis>:<key>=<value>",
-        description = "Triton's option: HTTP endpoints of the comma-separated APIs (health, metadata, inference, "
-            + "shared-memory, model-config, model-repository, statistics, trace, logging) answer only requests with "
-            + "header <key>: <value> (others get 403). Repeatable, one API per option at most.")
-    List<String> httpRestrictedApi = new ArrayList<>();
-
-    @Option(names = "--grpc-restricted-protocol", paramLabel = "<protocols>:<key>=<value>",
-        description = "Triton's option: gRPC methods of the comma-separated protocols (as --http-restricted-api) "
-            + "answer only calls with metadata triton-grpc-protocol-<key>: <value> (others get UNAVAILABLE).")
-    List<String> grpcRestrictedProtocol = new ArrayList<>();
-
-    @Option(names = "--exit-timeout-secs", paramLabel = "SECONDS", defaultValue = "30",
+    @Option(names = "--exit-timeout-secs", paramLabel = "<integer>", defaultValue = "30",
+        converter = TritonValues.IntConverter.class,
         description = "On SIGINT/SIGTERM, how long to wait for requests in flight before exiting anyway "
             + "(default ${DEFAULT-VALUE}, Triton's).")
     int exitTimeoutSecs;
 
+    @Spec
+    CommandSpec spec;
+
+    private static final System.Logger LOG = System.getLogger(ServeCommand.class.getName());
+
     private final CoreOpener opener;
     private final PrintStream out;
+    private final PrintStream err;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final CountDownLatch serving = new CountDownLatch(1);
@@ -103,30 +130,57 @@ final class ServeCommand implements Callable<Integer>
      */
     ServeCommand(final CoreOpener opener, final PrintStream out)
     {
+        this(opener, out, System.err);
+    }
+
+    /**
+     * @param opener opens the core
+     * @param out    where the table and messages go
+     * @param err    where Triton's deprecation warnings go
+     */
+    ServeCommand(final CoreOpener opener, final PrintStream out, final PrintStream err)
+    {
         this.opener = opener;
         this.out = out;
+        this.err = err;
+    }
+
+    /**
+     * @param serve the command
+     * @return its command line, with every unsupported Triton flag registered so that it is refused with its reason
+     */
+    static CommandLine commandLine(final ServeCommand serve)
+    {
+        final CommandLine line = new CommandLine(serve);
+        UnsupportedTritonFlags.register(line.getCommandSpec());
+        return line;
     }
 
     @Override
     public Integer call() throws Exception
     {
-        final var options = repository.coreOptions();
-        switch (controlMode)
-        {
-            case "none" -> options.controlMode(ModelControlMode.NONE);
-            case "explicit" ->
-            {
-                options.controlMode(ModelControlMode.EXPLICIT);
-                loadModels.forEach(options::startupModel);
-            }
-            default -> throw CliException.usage("--model-control-mode must be none or explicit, was '" + controlMode
-                + "'");
-        }
+        final ParseResult parsed = spec.commandLine().getParseResult();
+        UnsupportedTritonFlags.check(parsed);
+        final ServeOptions serveOptions = frontend.serveOptions();
         if (exitTimeoutSecs < 0)
         {
             throw CliException.usage("--exit-timeout-secs must be 0 or more, was " + exitTimeoutSecs);
         }
-        final InferenceCore core = opener.open(options.build());
+        final Map<Path, String> unreadable = repository.unreadable();
+        final CoreOptions.Builder options = coreOptions(parsed, List.copyOf(unreadable.keySet()));
+        logging.apply();
+        final boolean exit = TritonValues.parseBoolean(exitOnError);
+        unreadable.values().forEach(reason -> LOG.log(System.Logger.Level.ERROR, reason));
+        if (!unreadable.isEmpty() && exit)
+        {
+            throw CliException.failure("failed to load all models: " + String.join("; ", unreadable.values())
+                + " (--exit-on-error=false serves the readable repositories, not ready)");
+        }
+        InferenceCore core = opener.open(options.build());
+        if (!unreadable.isEmpty() && TritonValues.parseBoolean(strictReadiness))
+        {
+            core = new UnreadableRepositoryGate(core);
+        }
         final Deque<RunningFrontend> frontends = new ArrayDeque<>();
         final Thread hook = Thread.ofPlatform().unstarted(this::requestStopAndWait);
         Runtime.getRuntime().addShutdownHook(hook);
@@ -136,11 +190,11 @@ final class ServeCommand implements Callable<Integer>
             final ModelTable table = ModelTable.of(core);
             table.print(out);
             out.println();
-            if (exitOnError && !table.failures().isEmpty())
+            for (final String reason : unreadable.values())
             {
-                throw CliException.failure(table.failures().size() + " model(s) failed to load (--exit-on-error)");
+                out.println("Not ready: " + reason);
             }
-            startFrontends(core, frontends);
+            startFrontends(core, serveOptions, frontends);
             out.println("Ingot is serving " + table.rows().stream().filter(ModelTable.Row::ok).count()
                 + " model version(s). Press Ctrl-C to stop.");
             out.flush();
@@ -161,6 +215,89 @@ final class ServeCommand implements Callable<Integer>
             stopped.countDown();
             removeHook(hook);
         }
+    }
+
+    /**
+     * The core's options from Triton's flags.
+     *
+     * @param parsed  the command line, to tell the flags given from the defaults
+     * @param skipped repositories left out because they cannot be read
+     * @return the options
+     * @throws CliException for a value Triton would refuse, with Triton's message first
+     */
+    CoreOptions.Builder coreOptions(final ParseResult parsed, final List<Path> skipped)
+    {
+        final CoreOptions.Builder options = repository.coreOptions(skipped);
+        options.exitOnError(TritonValues.parseBoolean(exitOnError))
+            .strictReadiness(TritonValues.parseBoolean(strictReadiness));
+        final boolean strictConfig = TritonValues.parseBoolean(strictModelConfig);
+        if (parsed.hasMatchedOption("--strict-model-config"))
+        {
+            err.println("Warning: '--strict-model-config' has been deprecated! Please use "
+                + "'--disable-auto-complete-config' instead.");
+            if (disableAutoCompleteConfig && !strictConfig)
+            {
+                err.println("Warning: Overriding deprecated '--strict-model-config' from False to True in favor of "
+                    + "'--disable-auto-complete-config'!");
+            }
+        }
+        options.autoCompleteConfig(!(strictConfig || disableAutoCompleteConfig));
+        final ModelControlMode mode = switch (controlMode.toLowerCase(Locale.ROOT))
+        {
+            case "none" -> ModelControlMode.NONE;
+            case "poll" -> ModelControlMode.POLL;
+            case "explicit" -> ModelControlMode.EXPLICIT;
+            default -> throw CliException.usage("Bad option: \"--model-control-mode\". invalid argument for "
+                + "--model-control-mode: '" + controlMode + "' (none, poll or explicit)");
+        };
+        options.controlMode(mode);
+        if (!loadModels.isEmpty() && mode != ModelControlMode.EXPLICIT)
+        {
+            throw CliException.usage("Error: Use of '--load-model' requires setting '--model-control-mode=explicit' "
+                + "as well.");
+        }
+        if (loadModels.contains("*") && loadModels.size() > 1)
+        {
+            throw CliException.usage("Wildcard model name '*' must be the ONLY startup model if specified at all.");
+        }
+        loadModels.forEach(options::startupModel);
+        if (mode == ModelControlMode.POLL)
+        {
+            if (repositoryPollSecs <= 0)
+            {
+                throw CliException.usage("--repository-poll-secs must be positive with --model-control-mode=poll, "
+                    + "was " + repositoryPollSecs + " (Triton then never polls: use --model-control-mode=none)");
+            }
+            options.repositoryPollSeconds(repositoryPollSecs);
+        }
+        for (final String setting : backendConfig)
+        {
+            addBackendConfig(options, setting);
+        }
+        if (serverId != null)
+        {
+            options.serverIdentity(serverId, CoreOptions.builder().build().serverVersion());
+        }
+        return options;
+    }
+
+    /** Triton's {@code --backend-config} syntax and messages ({@code ParseBackendConfigOption}). */
+    private static void addBackendConfig(final CoreOptions.Builder options, final String setting)
+    {
+        final int equals = setting.indexOf('=');
+        final int comma = equals < 0 ? setting.indexOf(',') : setting.lastIndexOf(',', equals);
+        if (comma == 0)
+        {
+            throw CliException.usage("Bad option: \"--backend-config\". No backend specified. --backend-config "
+                + "option format is <backend name>,<setting>=<value> or <setting>=<value>. Got " + setting);
+        }
+        if (equals < 0 || equals == comma + 1 || equals == setting.length() - 1)
+        {
+            throw CliException.usage("Bad option: \"--backend-config\". --backend-config option format is "
+                + "'<backend name>,<setting>=<value>'. Got " + setting);
+        }
+        final String backend = comma < 0 ? "" : setting.substring(0, comma);
+        options.backendConfig(backend, setting.substring(comma + 1, equals), setting.substring(equals + 1));
     }
 
     /**
@@ -204,10 +341,9 @@ final class ServeCommand implements Callable<Integer>
         return drained ? 0 : 1;
     }
 
-    private void startFrontends(final InferenceCore core, final Deque<RunningFrontend> started) throws Exception
+    private void startFrontends(final InferenceCore core, final ServeOptions options,
+        final Deque<RunningFrontend> started) throws Exception
     {
-        final ServeOptions options = new ServeOptions(host, httpPort, grpcPort, metricsPort,
-            Optional.ofNullable(ipcName), frontendSettings, httpRestrictedApi, grpcRestrictedProtocol);
         int count = 0;
         for (final Frontend frontend : ServiceLoader.load(Frontend.class))
         {
@@ -228,9 +364,10 @@ final class ServeCommand implements Callable<Integer>
         }
         if (count == 0)
         {
-            out.println("No network frontends are on the class path: only the in-process API is available"
-                + " (HTTP " + host + ":" + httpPort + ", gRPC :" + grpcPort + ", metrics :" + metricsPort
-                + (ipcName == null ? "" : ", shared memory '" + ipcName + "'") + " are not served).");
+            out.println("No network frontend runs: only the in-process API is available (none on the class path, or "
+                + "--allow-http, --allow-grpc and --allow-metrics are all false"
+                + (options.ipcName().isEmpty() ? "" : ", and no shared-memory transport '" + options.ipcName().get()
+                + "'") + ").");
         }
     }
 
@@ -291,5 +428,16 @@ final class ServeCommand implements Callable<Integer>
     boolean awaitServing(final long timeout, final TimeUnit unit) throws InterruptedException
     {
         return serving.await(timeout, unit);
+    }
+
+    /**
+     * @param timeout how long to wait
+     * @param unit    its unit
+     * @return true once a {@code serve} that started serving has closed its frontends and its core
+     * @throws InterruptedException when interrupted
+     */
+    boolean awaitStopped(final long timeout, final TimeUnit unit) throws InterruptedException
+    {
+        return stopped.await(timeout, unit);
     }
 }

@@ -5,6 +5,8 @@ import io.ingot.api.InferenceCore;
 import io.ingot.server.grpc.GrpcLimits;
 import io.ingot.server.http.HttpLimits;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -58,12 +60,30 @@ public final class KServeFrontend implements Frontend
         return "kserve";
     }
 
+    /** Runs when at least one of its listeners is allowed ({@code --allow-http}, {@code --allow-grpc}, ...). */
+    @Override
+    public boolean isEnabled(final ServeOptions options)
+    {
+        return options.allowHttp() || options.allowGrpc() || options.allowMetrics();
+    }
+
     @Override
     public String describe(final ServeOptions options)
     {
-        return "KServe v2 HTTP on " + options.host() + ":" + options.httpPort() + ", gRPC on " + options.host() + ":"
-            + options.grpcPort() + ", metrics on http://" + options.host() + ":" + options.metricsPort()
-            + "/metrics";
+        final List<String> parts = new ArrayList<>();
+        if (options.allowHttp())
+        {
+            parts.add("KServe v2 HTTP on " + options.host() + ":" + options.httpPort());
+        }
+        if (options.allowGrpc())
+        {
+            parts.add("gRPC on " + options.host() + ":" + options.grpcPort());
+        }
+        if (options.allowMetrics())
+        {
+            parts.add("metrics on http://" + options.host() + ":" + options.metricsPort() + "/metrics");
+        }
+        return String.join(", ", parts);
     }
 
     @Override
@@ -81,7 +101,9 @@ public final class KServeFrontend implements Frontend
     {
         final Map<String, String> settings = options.settings();
         FrontendOptions server = FrontendOptions.defaults().withHost(options.host())
-            .withPorts(options.httpPort(), options.grpcPort(), options.metricsPort())
+            // A listener not allowed gets a negative port, which FrontendOptions reads as "do not bind".
+            .withPorts(options.allowHttp() ? options.httpPort() : -1, options.allowGrpc() ? options.grpcPort() : -1,
+                options.allowMetrics() ? options.metricsPort() : -1)
             .withRestrictions(RestrictedApis.parseHttp(options.httpRestrictedApi()),
                 RestrictedApis.parseGrpc(options.grpcRestrictedProtocol()));
         if (settings.containsKey(MAX_REQUEST_BYTES))

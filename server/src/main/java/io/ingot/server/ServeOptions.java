@@ -16,9 +16,13 @@ import java.util.Optional;
  *                               options of their own
  * @param httpRestrictedApi      Triton's {@code --http-restricted-api} arguments, {@code <apis>:<key>=<value>} each
  * @param grpcRestrictedProtocol Triton's {@code --grpc-restricted-protocol} arguments, in the same form
+ * @param allowHttp              Triton's {@code --allow-http}: whether the HTTP listener runs (default true)
+ * @param allowGrpc              Triton's {@code --allow-grpc}: whether the gRPC listener runs (default true)
+ * @param allowMetrics           Triton's {@code --allow-metrics}: whether the metrics listener runs (default true)
  */
 public record ServeOptions(String host, int httpPort, int grpcPort, int metricsPort, Optional<String> ipcName,
-    Map<String, String> settings, List<String> httpRestrictedApi, List<String> grpcRestrictedProtocol)
+    Map<String, String> settings, List<String> httpRestrictedApi, List<String> grpcRestrictedProtocol,
+    boolean allowHttp, boolean allowGrpc, boolean allowMetrics)
 {
     /** Freezes the settings. */
     public ServeOptions
@@ -26,6 +30,26 @@ public record ServeOptions(String host, int httpPort, int grpcPort, int metricsP
         settings = Map.copyOf(settings);
         httpRestrictedApi = List.copyOf(httpRestrictedApi);
         grpcRestrictedProtocol = List.copyOf(grpcRestrictedProtocol);
+    }
+
+    /**
+     * The options with every listener allowed.
+     *
+     * @param host                   address to bind
+     * @param httpPort               HTTP port
+     * @param grpcPort               gRPC port
+     * @param metricsPort            metrics port
+     * @param ipcName                shared-memory transport name
+     * @param settings               further settings
+     * @param httpRestrictedApi      {@code --http-restricted-api} arguments
+     * @param grpcRestrictedProtocol {@code --grpc-restricted-protocol} arguments
+     */
+    public ServeOptions(final String host, final int httpPort, final int grpcPort, final int metricsPort,
+        final Optional<String> ipcName, final Map<String, String> settings, final List<String> httpRestrictedApi,
+        final List<String> grpcRestrictedProtocol)
+    {
+        this(host, httpPort, grpcPort, metricsPort, ipcName, settings, httpRestrictedApi, grpcRestrictedProtocol,
+            true, true, true);
     }
 
     /**
