@@ -102,6 +102,15 @@ final class ServeCommand implements Callable<Integer>
             + "repeatable. Models receive them in ModelContext.backendConfig().")
     List<String> backendConfig = new ArrayList<>();
 
+    @Option(names = "--cache-config", paramLabel = "<string>,<string>=<string>",
+        description = "Triton's: local,size=<bytes> gives the models with response_cache { enable: true } a shared "
+            + "local response cache of that many bytes; repeatable (the last size wins).")
+    List<String> cacheConfig = new ArrayList<>();
+
+    @Option(names = "--response-cache-byte-size", paramLabel = "<integer>",
+        description = "Triton's deprecated form of --cache-config local,size=<integer>.")
+    String responseCacheByteSize;
+
     @Option(names = "--id", paramLabel = "<string>",
         description = "Triton's: the server's name in server metadata (default ingot).")
     String serverId;
@@ -274,6 +283,7 @@ final class ServeCommand implements Callable<Integer>
         {
             addBackendConfig(options, setting);
         }
+        CacheConfigOption.apply(cacheConfig, responseCacheByteSize, options);
         if (serverId != null)
         {
             options.serverIdentity(serverId, CoreOptions.builder().build().serverVersion());

@@ -33,7 +33,8 @@ final class UnsupportedTritonFlags
     private static final String NO_TLS = "Ingot's gRPC listener speaks plaintext only; terminate TLS in front of it "
         + "(a proxy or service mesh)";
     private static final String NO_TRACE = "Ingot has no trace extension yet (issue 15, item 3)";
-    private static final String NO_CACHE = "Ingot has no response cache yet";
+    private static final String NO_CACHE_LIBRARIES = "Ingot's local response cache is built in (--cache-config "
+        + "local,size=<bytes>); it loads no cache libraries";
     private static final String NO_RATE_LIMITER = "Ingot has no rate limiter: instances run as soon as they are free, "
         + "as with Triton's --rate-limit=off";
     private static final String NO_CUDA_POOL = "Ingot keeps no CUDA memory pool of its own; device memory belongs to "
@@ -99,9 +100,7 @@ final class UnsupportedTritonFlags
         new Flag("--trace-rate", false, null, NO_TRACE),
         new Flag("--trace-count", false, null, NO_TRACE),
         new Flag("--trace-log-frequency", false, null, NO_TRACE),
-        new Flag("--cache-config", false, null, NO_CACHE + "; models' response_cache settings are not honoured"),
-        new Flag("--cache-directory", false, null, NO_CACHE),
-        new Flag("--response-cache-byte-size", false, null, NO_CACHE),
+        new Flag("--cache-directory", false, null, NO_CACHE_LIBRARIES),
         new Flag("--rate-limit", false, "off", NO_RATE_LIMITER),
         new Flag("--rate-limit-resource", false, null, NO_RATE_LIMITER),
         new Flag("--pinned-memory-pool-byte-size", false, null, "Ingot's pinned staging memory is not drawn from a "

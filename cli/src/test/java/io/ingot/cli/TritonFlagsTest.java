@@ -292,12 +292,22 @@ class TritonFlagsTest
     }
 
     @Test
-    void cacheConfigIsRefusedUntilTheResponseCacheExists()
+    void cacheConfigSizesTheLocalCacheAndRefusesWhatItIsNot()
     {
+        assertEquals(1_048_576, coreOptions(withRepository("--cache-config", "local,size=1048576"))
+            .responseCacheBytes());
+        assertEquals(4096, coreOptions(withRepository("--response-cache-byte-size", "4096")).responseCacheBytes());
+        assertEquals(0, coreOptions(withRepository()).responseCacheBytes(), "no cache unless asked for, as Triton");
         assertEquals(CliException.USAGE, run("serve", "--model-repository", repository.toString(), "--cache-config",
-            "local,size=1048576"));
-        assertTrue(err().contains("--cache-config is not supported by Ingot: Ingot has no response cache yet"),
-            err());
+            "size=10"));
+        assertTrue(err().contains("No cache specified. --cache-config option format is <cache name>,<setting>="
+            + "<value>. Got size=10"), err());
+        assertEquals(CliException.USAGE, run("serve", "--model-repository", repository.toString(), "--cache-config",
+            "redis,host=localhost"));
+        assertTrue(err().contains("cache 'redis' is not supported by Ingot"), err());
+        assertEquals(CliException.USAGE, run("serve", "--model-repository", repository.toString(), "--cache-config",
+            "local,size=-5"));
+        assertTrue(err().contains("must be a positive number of bytes, got '-5'"), err());
     }
 
     @Test
