@@ -98,7 +98,7 @@ public final class Core implements InferenceCore
     {
         this.options = options;
         this.backends = new BackendRegistry(options.backends());
-        this.completer = options.autoCompleteConfig() ? backends.autoCompleter() : BackendAutoCompleter.none();
+        this.completer = backends.autoCompleter(options.autoCompleteConfig());
         this.pinnedAllocator = options.pinnedAllocator() != null ? options.pinnedAllocator()
             : PinnedAllocators.automatic();
         this.defaultAllocator = options.responseAllocator() != null ? options.responseAllocator()
