@@ -30,6 +30,13 @@ class OnnxBackendFactoryTest
 
     private final OnnxBackendFactory factory = new OnnxBackendFactory();
 
+    /** @return the message of the load failure of {@code config} over {@code file} */
+    private String loadFailure(final ModelConfig config, final Path file)
+    {
+        return assertThrows(ModelLoadException.class, () -> factory.load(TestModels.context(config, file)))
+            .getMessage();
+    }
+
     @Test
     void isFoundByServiceLoaderUnderTritonsNames()
     {
@@ -78,8 +85,7 @@ class OnnxBackendFactoryTest
             input { name: "C" data_type: TYPE_FP32 dims: [4] }
             output { name: "SUM" data_type: TYPE_FP32 dims: [5] }
             """);
-        final String message = assertThrows(ModelLoadException.class,
-            () -> factory.load(TestModels.context(config, file))).getMessage();
+        final String message = loadFailure(config, file);
         assertTrue(message.startsWith("unable to load model 'add_sub', configuration expects datatype TYPE_INT32 for"
             + " input 'A', model provides TYPE_FP32; "), message);
         assertTrue(message.contains("; unexpected inference input 'C', allowed inputs are: A, B; "), message);
@@ -98,8 +104,7 @@ class OnnxBackendFactoryTest
             input { name: "A" data_type: TYPE_FP32 dims: [4] }
             output { name: "SUM" data_type: TYPE_FP32 dims: [4] }
             """);
-        final String message = assertThrows(ModelLoadException.class,
-            () -> factory.load(TestModels.context(config, file))).getMessage();
+        final String message = loadFailure(config, file);
         assertEquals("unable to load model 'add_sub', configuration expects 1 inputs, model provides 2 (model inputs"
             + " missing from the configuration: 'B' (TYPE_FP32 [-1,4])) (model 'add_sub' version 1, model.onnx)",
             message);
@@ -114,8 +119,7 @@ class OnnxBackendFactoryTest
             input { name: "X" data_type: TYPE_FP32 dims: [2, 3] }
             output { name: "Y" data_type: TYPE_FP32 dims: [2, 2] }
             """);
-        final String message = assertThrows(ModelLoadException.class,
-            () -> factory.load(TestModels.context(config, file))).getMessage();
+        final String message = loadFailure(config, file);
         assertTrue(message.startsWith("model 'relu', tensor 'X': the model expects 2 dimensions (shape [2,2]) but the"
             + " model configuration specifies 2 dimensions (shape [2,3])"), message);
     }
@@ -129,8 +133,7 @@ class OnnxBackendFactoryTest
             input { name: "X" data_type: TYPE_FP32 dims: [2] }
             output { name: "Y" data_type: TYPE_FP32 dims: [2] }
             """);
-        final String message = assertThrows(ModelLoadException.class,
-            () -> factory.load(TestModels.context(config, file))).getMessage();
+        final String message = loadFailure(config, file);
         assertTrue(message.startsWith("model 'relu', tensor 'X': for the model to support batching the shape should"
             + " have at least 1 dimension and the first dimension must be -1; but shape expected by the model is"
             + " [2,2] (set max_batch_size: 0, or export the model with a dynamic batch axis)"), message);
@@ -146,8 +149,7 @@ class OnnxBackendFactoryTest
             output { name: "Y" data_type: TYPE_FP32 dims: [16] }
             output { name: "Z" data_type: TYPE_FP32 dims: [16] }
             """);
-        final String message = assertThrows(ModelLoadException.class,
-            () -> factory.load(TestModels.context(config, file))).getMessage();
+        final String message = loadFailure(config, file);
         assertTrue(message.startsWith("model 'doubler', tensor 'Y': the model expects 2 dimensions (shape [-1,-1])"
             + " but the model configuration specifies 2 dimensions"), message);
         assertTrue(message.contains("; unexpected inference output 'Z', allowed outputs are: Y"), message);

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -92,15 +91,7 @@ class LoadOrderTest
 
     private void model(final String name, final String config, final String... versions) throws IOException
     {
-        final Path directory = Files.createDirectories(repository.resolve(name));
-        if (config != null)
-        {
-            Files.writeString(directory.resolve("config.pbtxt"), config);
-        }
-        for (final String version : versions)
-        {
-            Files.writeString(Files.createDirectories(directory.resolve(version)).resolve("model.probe"), "x");
-        }
+        ModelDirectories.write(repository, name, config, "model.probe", versions);
     }
 
     private ScanResult scan(final boolean autoComplete) throws ConfigException

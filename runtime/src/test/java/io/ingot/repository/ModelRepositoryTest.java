@@ -35,16 +35,7 @@ class ModelRepositoryTest
 
     private Path model(final String name, final String config, final String... versions) throws IOException
     {
-        final Path directory = Files.createDirectories(repository.resolve(name));
-        if (config != null)
-        {
-            Files.writeString(directory.resolve("config.pbtxt"), config);
-        }
-        for (final String version : versions)
-        {
-            Files.writeString(Files.createDirectories(directory.resolve(version)).resolve("model.onnx"), "onnx");
-        }
-        return directory;
+        return ModelDirectories.write(repository, name, config, "model.onnx", versions);
     }
 
     /** Auto-complete disabled (strict): every model here has a complete config.pbtxt. */
