@@ -41,10 +41,11 @@ import java.util.Set;
  * @param serverVersion     version reported by server metadata
  * @param backends          backend factories given directly, consulted before those {@link java.util.ServiceLoader}
  *                          finds (an embedder's own engines, or a test's recording backend)
- * @param autoCompleteConfig whether a model's configuration is completed from its files and its backend before it is
- *                          validated (Triton's default; {@code --strict-model-config=true} and
+ * @param autoCompleteConfig whether a model's backend may complete its configuration from the model file, and a model
+ *                          may lack a {@code config.pbtxt} (Triton's default; {@code --strict-model-config=true} and
  *                          {@code --disable-auto-complete-config} turn it off, and then a configuration must be
- *                          complete by itself)
+ *                          complete by itself; {@code platform}, {@code backend} and the default model file name are
+ *                          still derived from each other, as Triton does)
  * @param strictReadiness   Triton's {@code --strict-readiness}: when true (the default) the core is ready only while
  *                          every model that should be loaded is ready; when false it is ready while it is live
  * @param exitOnError       Triton's {@code --exit-on-error}: when true {@link InferenceCore#open} fails, naming every

@@ -34,8 +34,10 @@ public interface BackendFactory
 
     /**
      * Completes a configuration from the model itself, as Triton's backends do when {@code config.pbtxt} omits
-     * inputs, outputs or {@code max_batch_size}. Called before normalization and validation, each time the
-     * repositories are scanned; it must not keep what it opened to inspect the model.
+     * inputs, outputs or {@code max_batch_size}. Called, when auto-complete is enabled, after the configuration was
+     * normalized and passed Triton's model-level validation and the versions were found, and before its inputs and
+     * outputs are validated (Triton's order), each time the repositories are scanned; it must not keep what it opened
+     * to inspect the model.
      *
      * @param config         the configuration so far (platform and backend known)
      * @param modelDirectory the model's directory, or {@code null} for an in-memory model

@@ -10,6 +10,7 @@ import io.ingot.device.CudaDevice;
 import io.ingot.device.PinnedAllocators;
 import io.ingot.repository.ModelRepository;
 import io.ingot.repository.ScanResult;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -18,6 +19,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
@@ -26,7 +28,12 @@ import java.util.concurrent.Callable;
  * normalizes and validates it, and checks that a backend on the class path serves it. With {@code --load} it also
  * loads every model with its backend, which catches what only loading tells: a missing or corrupt model file, a
  * configuration that disagrees with the model. Prints the model table and every error; exits 0 when every model is
- * valid, 1 otherwise.
+ * valid, 1 otherwise. The checks run in Triton's order, so each model's first error is the one Triton reports.
+ *
+ * <p>{@code --disable-auto-complete-config} (or Triton's deprecated {@code --strict-model-config=true}) checks a
+ * repository as Triton's strict mode loads it: every model needs a {@code config.pbtxt}, inputs and outputs are
+ * validated as written, nothing is read from the model files; {@code platform}, {@code backend} and the default
+ * model file name are still derived from each other and from the version directory, as Triton does.
  */
 @Command(name = "validate", mixinStandardHelpOptions = true,
     description = {"Check every model of a repository: parse, complete, normalize and validate its configuration"
@@ -44,6 +51,16 @@ final class ValidateCommand implements Callable<Integer>
     @Option(names = "--load", description = "Also load every model with its backend, as serve does.")
     boolean load;
 
+    @Option(names = "--strict-model-config", arity = "1", paramLabel = "BOOL", converter = TritonBool.class,
+        description = {"Triton's (deprecated) flag: if true every model needs a config.pbtxt with every required"
+            + " setting; nothing is auto-completed from the model (default: false)."})
+    Boolean strictModelConfig;
+
+    @Option(names = "--disable-auto-complete-config", description = {"Triton's flag: neither Ingot nor the"
+        + " backends complete model configurations; every model needs a complete config.pbtxt. Wins over"
+        + " --strict-model-config=false."})
+    boolean disableAutoCompleteConfig;
+
     private final CoreOpener opener;
     private final PrintStream out;
     private final PrintStream err;
@@ -60,6 +77,36 @@ final class ValidateCommand implements Callable<Integer>
         this.err = err;
     }
 
+    /** Triton's spelling of a boolean option value ({@code command_line_parser.cc} {@code ParseOption<bool>}). */
+    static final class TritonBool implements CommandLine.ITypeConverter<Boolean>
+    {
+        @Override
+        public Boolean convert(final String value)
+        {
+            return switch (value.toLowerCase(Locale.ROOT))
+            {
+                case "true", "on", "1" -> true;
+                case "false", "off", "0" -> false;
+                default -> throw new CommandLine.TypeConversionException("invalid value for bool option: " + value
+                    + " (Triton's spellings: true, on, 1, false, off, 0)");
+            };
+        }
+    }
+
+    /**
+     * @return whether configurations may be auto-completed: Triton's default, off with
+     *         {@code --disable-auto-complete-config} or {@code --strict-model-config=true}
+     */
+    boolean autoComplete()
+    {
+        if (disableAutoCompleteConfig && Boolean.FALSE.equals(strictModelConfig))
+        {
+            err.println("Warning: Overriding deprecated '--strict-model-config' from False to True in favor of"
+                + " '--disable-auto-complete-config'!");
+        }
+        return !disableAutoCompleteConfig && !Boolean.TRUE.equals(strictModelConfig);
+    }
+
     @Override
     public Integer call()
     {
@@ -67,10 +114,16 @@ final class ValidateCommand implements Callable<Integer>
         {
             throw CliException.usage("model repository '" + directory + "' is not a directory");
         }
+        if (strictModelConfig != null)
+        {
+            err.println("Warning: '--strict-model-config' has been deprecated! Please use"
+                + " '--disable-auto-complete-config' instead.");
+        }
+        final boolean autoComplete = autoComplete();
         final Path root = directory.toAbsolutePath().normalize();
-        final ScanResult scan = scan(root);
+        final ScanResult scan = scan(root, autoComplete);
         scan.warnings().forEach(warning -> err.println("warning: " + warning));
-        final ModelTable table = load ? loaded(root) : ModelTable.of(scan, new BackendRegistry());
+        final ModelTable table = load ? loaded(root, autoComplete) : ModelTable.of(scan, new BackendRegistry());
         if (table.rows().isEmpty())
         {
             err.println("error: no models found in '" + directory + "' (expected <model>/config.pbtxt and numbered"
@@ -93,13 +146,14 @@ final class ValidateCommand implements Callable<Integer>
         return 0;
     }
 
-    private ScanResult scan(final Path root)
+    private ScanResult scan(final Path root, final boolean autoComplete)
     {
         final NormalizeContext gpus = NormalizeContext.withGpus(PinnedAllocators.discovery().devices().stream()
             .map(CudaDevice::index).toList());
         try
         {
-            return ModelRepository.scan(List.of(root), modelConfigName, new BackendRegistry().autoCompleter(), gpus);
+            return ModelRepository.scan(List.of(root), modelConfigName,
+                new BackendRegistry().autoCompleter(autoComplete), gpus);
         }
         catch (final ConfigException e)
         {
@@ -107,12 +161,13 @@ final class ValidateCommand implements Callable<Integer>
         }
     }
 
-    private ModelTable loaded(final Path root)
+    private ModelTable loaded(final Path root, final boolean autoComplete)
     {
         final CoreOptions options = CoreOptions.builder()
             .modelRepository(root)
             .controlMode(ModelControlMode.NONE)
             .modelConfigName(modelConfigName)
+            .autoCompleteConfig(autoComplete)
             .build();
         try (InferenceCore core = opener.open(options))
         {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The commands against the real runtime core, over a repository of built-in-backend models. */
@@ -86,10 +87,43 @@ class CommandsTest
             output [ { name: "Y" data_type: TYPE_FP32 dims: [ 1 ] } ]
             """);
         assertEquals(1, run("models", "validate", repository.toString()));
-        assertTrue(err().contains("error: model 'nobackend': no backend for backend 'no_such_backend'"), err());
+        // Triton's words (core src/backend_model.cc GetBackendRuntimeLibraryName), Ingot's detail after them.
+        assertTrue(err().contains("error: unable to find backend library for backend 'no_such_backend', try"
+            + " specifying runtime on the model configuration. Ingot has no backend 'no_such_backend'"), err());
         assertTrue(err().contains("typo"), err());
         assertTrue(err().contains("2 of 4 model(s) failed validation"), err());
         assertTrue(out().contains("add_sub"), "the valid models are still listed: " + out());
+    }
+
+    @Test
+    void validateWithAutoCompleteDisabledNeedsEveryConfigFile() throws IOException
+    {
+        Files.createDirectories(repository.resolve("bare.identity").resolve("1"));
+        final String missing = "failed to open text file for read "
+            + repository.toAbsolutePath().normalize().resolve("bare.identity").resolve("config.pbtxt")
+            + ": No such file or directory";
+
+        run("models", "validate", repository.toString());
+        assertFalse(err().contains(missing), "auto-complete derives the backend from the name: " + err());
+
+        err.reset();
+        assertEquals(1, run("models", "validate", "--disable-auto-complete-config", repository.toString()));
+        assertTrue(err().contains("error: " + missing), err());
+
+        err.reset();
+        assertEquals(1, run("models", "validate", "--strict-model-config=true", repository.toString()));
+        assertTrue(err().contains("Warning: '--strict-model-config' has been deprecated!"), err());
+        assertTrue(err().contains("error: " + missing), err());
+        assertTrue(out().contains("add_sub"), "complete models stay valid in strict mode: " + out());
+    }
+
+    @Test
+    void validateTakesTritonsSpellingsOfABoolean()
+    {
+        assertEquals(0, run("models", "validate", "--strict-model-config", "OFF", repository.toString()), err());
+        assertEquals(0, run("models", "validate", "--strict-model-config=1", repository.toString()), err());
+        assertEquals(2, run("models", "validate", "--strict-model-config=maybe", repository.toString()));
+        assertTrue(err().contains("invalid value for bool option: maybe"), err());
     }
 
     @Test

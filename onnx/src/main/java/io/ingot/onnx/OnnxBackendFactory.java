@@ -18,8 +18,9 @@ import java.util.Set;
  * through ONNX Runtime's Java API. Found by the runtime with {@link java.util.ServiceLoader}.
  *
  * <p>Loading a version opens its {@code model.onnx}, checks the configuration against the model's inputs and
- * outputs ({@link SignatureValidator}) and fails with a message naming the model and every disagreement. A missing
- * or unreadable file fails the same way. Session options come from the configuration ({@link SessionSettings}).
+ * outputs ({@link SignatureValidator}) and fails with Triton's message for the first disagreement, followed by the
+ * others. A missing or unreadable file fails with a message naming the model and the file. Session options come from
+ * the configuration ({@link SessionSettings}).
  */
 public final class OnnxBackendFactory implements BackendFactory
 {
@@ -116,8 +117,9 @@ public final class OnnxBackendFactory implements BackendFactory
             final List<String> problems = SignatureValidator.check(config, signature);
             if (!problems.isEmpty())
             {
-                throw new ModelLoadException("model '" + model + "' version " + version + ": the configuration"
-                    + " disagrees with " + file.getFileName() + ": " + String.join("; ", problems));
+                // Triton's message (its first disagreement) first; Ingot names every one and the version after it.
+                throw new ModelLoadException(String.join("; ", problems) + " (model '" + model + "' version "
+                    + version + ", " + file.getFileName() + ")");
             }
             final OnnxBackend backend = new OnnxBackend(model, version, config, file, env, settings, options,
                 session, signature);

@@ -1,19 +1,32 @@
 package io.ingot.onnx;
 
-import io.ingot.tensor.DataType;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInput;
 import io.ingot.config.proto.ModelOutput;
+import io.ingot.config.proto.ModelSequenceBatching;
+import io.ingot.tensor.DataType;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
- * Checks a model configuration against what the ONNX model declares, with the rules of Triton's ONNX Runtime
- * backend: every configured input and output exists in the model with the same element type; with
- * {@code max_batch_size > 0} every tensor's first model dimension is dynamic and the rest match {@code dims} (or
- * {@code reshape}); an input dimension the model leaves dynamic accepts any configured size, while output
- * dimensions must match exactly; every model input is configured. It reports every disagreement, not only the first.
+ * Checks a model configuration against what the ONNX model declares, with the checks, the order and the messages of
+ * Triton's ONNX Runtime backend (triton-inference-server/onnxruntime_backend {@code src/onnxruntime.cc}
+ * {@code ModelInstanceState::ValidateInputs}/{@code ValidateOutputs}, and {@code CompareDimsSupported} in
+ * {@code src/onnxruntime_utils.cc}):
+ * <ol>
+ *   <li>the model has as many inputs as the configuration expects (its non-optional inputs, batch inputs,
+ *       sequence controls and states);</li>
+ *   <li>per configured input: no optional input in a batching model, the name exists, the element type matches,
+ *       a ragged input is {@code [-1]} in the model, and the dims (or {@code reshape}) match, where a dimension the
+ *       model leaves dynamic accepts any configured size; with {@code max_batch_size > 0} the model's first
+ *       dimension must be {@code -1};</li>
+ *   <li>per configured output the same, except that dims must match exactly ({@code -1} only where the model's is
+ *       dynamic).</li>
+ * </ol>
+ * Triton stops at the first disagreement; this reports every one, Triton's first, each in Triton's words with
+ * Ingot's detail after them where it helps.
  */
 final class SignatureValidator
 {
@@ -24,121 +37,225 @@ final class SignatureValidator
     /**
      * @param config    the model's configuration
      * @param signature what the model file declares
-     * @return one sentence per disagreement; empty when they agree
+     * @return one sentence per disagreement, in Triton's order; empty when they agree
      */
     static List<String> check(final ModelConfig config, final ModelSignature signature)
     {
         final List<String> problems = new ArrayList<>();
+        final String model = config.getName();
+        final int expected = expectedInputCount(config);
+        if (signature.inputs().size() != expected)
+        {
+            problems.add("unable to load model '" + model + "', configuration expects " + expected + " inputs, model"
+                + " provides " + signature.inputs().size() + unconfigured(config, signature));
+        }
         final int maxBatchSize = config.getMaxBatchSize();
         for (final ModelInput input : config.getInputList())
         {
-            final TensorSignature model = signature.input(input.getName());
-            if (model == null)
+            final String name = input.getName();
+            if (input.getOptional() && maxBatchSize != 0)
             {
-                problems.add("configuration input '" + input.getName() + "' is not an input of the model (its inputs"
-                    + " are " + ModelSignature.names(signature.inputs()) + ")");
+                problems.add("unable to load model '" + model + "', optional input '" + name + "' is not supported"
+                    + " for models that support batching");
                 continue;
             }
-            checkType(problems, "input", input.getName(), input.getDataType(), model);
-            final List<Long> dims = input.hasReshape() ? input.getReshape().getShapeList() : input.getDimsList();
-            checkDims(problems, "input", input.getName(), dims, input.hasReshape(), maxBatchSize, model, false);
-        }
-        for (final TensorSignature model : signature.inputs())
-        {
-            if (!hasInput(config, model.name()))
+            final TensorSignature tensor = signature.input(name);
+            if (tensor == null)
             {
-                problems.add("model input '" + model.name() + "' (" + OnnxTypes.configName(model.dataType()) + " "
-                    + model.shapeText() + ") is missing from the configuration");
+                problems.add("unexpected inference input '" + name + "', allowed inputs are: "
+                    + allowed(signature.inputs()));
+                continue;
             }
+            if (!checkType(problems, model, "input", name, input.getDataType(), tensor))
+            {
+                continue;
+            }
+            final List<Long> dims = input.hasReshape() ? input.getReshape().getShapeList() : input.getDimsList();
+            if (input.getAllowRaggedBatch())
+            {
+                if (tensor.rank() != 1 || tensor.dims()[0] != -1)
+                {
+                    problems.add("unable to load model '" + model + "', configuration expects model provides input"
+                        + " with shape [-1]  for ragged input '" + name + "', model provides " + tensor.shapeText());
+                }
+                continue;
+            }
+            checkDims(problems, model, name, dims, maxBatchSize, tensor, false);
         }
         for (final ModelOutput output : config.getOutputList())
         {
-            final TensorSignature model = signature.output(output.getName());
-            if (model == null)
+            final String name = output.getName();
+            final TensorSignature tensor = signature.output(name);
+            if (tensor == null)
             {
-                problems.add("configuration output '" + output.getName() + "' is not an output of the model (its"
-                    + " outputs are " + ModelSignature.names(signature.outputs()) + ")");
+                problems.add("unexpected inference output '" + name + "', allowed outputs are: "
+                    + allowed(signature.outputs()));
                 continue;
             }
-            checkType(problems, "output", output.getName(), output.getDataType(), model);
+            if (!checkType(problems, model, "output", name, output.getDataType(), tensor))
+            {
+                continue;
+            }
+            if (isBatchOutput(config, name))
+            {
+                continue;
+            }
             final List<Long> dims = output.hasReshape() ? output.getReshape().getShapeList() : output.getDimsList();
-            checkDims(problems, "output", output.getName(), dims, output.hasReshape(), maxBatchSize, model, true);
+            checkDims(problems, model, name, dims, maxBatchSize, tensor, true);
         }
         return problems;
     }
 
-    private static boolean hasInput(final ModelConfig config, final String name)
+    /** What Triton's backend counts: configured inputs less optional ones, plus batch inputs, controls, states. */
+    private static int expectedInputCount(final ModelConfig config)
     {
+        int count = config.getBatchInputCount();
         for (final ModelInput input : config.getInputList())
         {
-            if (input.getName().equals(name))
+            count += input.getOptional() ? 0 : 1;
+        }
+        if (config.hasSequenceBatching())
+        {
+            final ModelSequenceBatching batching = config.getSequenceBatching();
+            for (final ModelSequenceBatching.Control.Kind kind : new ModelSequenceBatching.Control.Kind[] {
+                ModelSequenceBatching.Control.Kind.CONTROL_SEQUENCE_START,
+                ModelSequenceBatching.Control.Kind.CONTROL_SEQUENCE_END,
+                ModelSequenceBatching.Control.Kind.CONTROL_SEQUENCE_READY,
+                ModelSequenceBatching.Control.Kind.CONTROL_SEQUENCE_CORRID})
             {
-                return true;
+                if (hasControl(batching, kind))
+                {
+                    count++;
+                }
+            }
+            count += batching.getStateCount();
+        }
+        return count;
+    }
+
+    private static boolean hasControl(final ModelSequenceBatching batching,
+        final ModelSequenceBatching.Control.Kind kind)
+    {
+        for (final ModelSequenceBatching.ControlInput input : batching.getControlInputList())
+        {
+            for (final ModelSequenceBatching.Control control : input.getControlList())
+            {
+                if (control.getKind() == kind)
+                {
+                    return true;
+                }
             }
         }
         return false;
     }
 
-    private static void checkType(final List<String> problems, final String role, final String name,
-        final io.ingot.config.proto.DataType configured, final TensorSignature model)
+    /** Ingot's detail for a count mismatch: the model inputs the configuration does not name. */
+    private static String unconfigured(final ModelConfig config, final ModelSignature signature)
     {
-        final DataType configuredType = DataType.fromConfigNumber(configured.getNumber());
-        if (configuredType != model.dataType())
+        final List<String> missing = new ArrayList<>();
+        for (final TensorSignature tensor : signature.inputs())
         {
-            problems.add(role + " '" + name + "': the configuration says " + configured.name() + ", the model has "
-                + (model.dataType() == null ? model.onnxType() : OnnxTypes.configName(model.dataType())));
+            if (config.getInputList().stream().noneMatch(input -> input.getName().equals(tensor.name())))
+            {
+                missing.add("'" + tensor.name() + "' (" + OnnxTypes.configName(tensor.dataType()) + " "
+                    + tensor.shapeText() + ")");
+            }
         }
-        else if (!OnnxTypes.isSupportedByJavaApi(configuredType))
-        {
-            problems.add(role + " '" + name + "' is " + configured.name() + ": ONNX Runtime's Java API cannot pass"
-                + " unsigned 16/32/64-bit tensors");
-        }
+        return missing.isEmpty() ? "" : " (model inputs missing from the configuration: " + String.join(", ", missing)
+            + ")";
     }
 
-    private static void checkDims(final List<String> problems, final String role, final String name,
-        final List<Long> configured, final boolean reshaped, final int maxBatchSize, final TensorSignature model,
-        final boolean exact)
+    private static boolean isBatchOutput(final ModelConfig config, final String name)
     {
-        final String field = reshaped ? "reshape" : "dims";
-        final long[] modelDims = model.dims();
-        int first = 0;
-        if (maxBatchSize > 0)
+        return config.getBatchOutputList().stream().anyMatch(output -> output.getTargetNameList().contains(name));
+    }
+
+    /** Triton lists the allowed names sorted, comma-separated. */
+    private static String allowed(final List<TensorSignature> tensors)
+    {
+        final TreeSet<String> names = new TreeSet<>();
+        for (final TensorSignature tensor : tensors)
         {
-            if (!model.hasDynamicFirstDim())
-            {
-                problems.add(role + " '" + name + "': max_batch_size is " + maxBatchSize + " but the model's shape "
-                    + model.shapeText() + " has no dynamic first (batch) dimension; set max_batch_size: 0 or export"
-                    + " the model with a dynamic batch axis");
-                return;
-            }
-            first = 1;
+            names.add(tensor.name());
         }
+        return String.join(", ", names);
+    }
+
+    /** @return whether the type matches and can be served, adding the problem when not */
+    private static boolean checkType(final List<String> problems, final String model, final String role,
+        final String name, final io.ingot.config.proto.DataType configured, final TensorSignature tensor)
+    {
+        final DataType configuredType = DataType.fromConfigNumber(configured.getNumber());
+        if (configuredType != tensor.dataType())
+        {
+            problems.add("unable to load model '" + model + "', configuration expects datatype " + configured.name()
+                + " for " + role + " '" + name + "', model provides " + (tensor.dataType() == null
+                ? tensor.onnxType() + " (no Triton data type)" : OnnxTypes.configName(tensor.dataType())));
+            return false;
+        }
+        if (!OnnxTypes.isSupportedByJavaApi(configuredType))
+        {
+            problems.add("unable to load model '" + model + "', " + role + " '" + name + "' is " + configured.name()
+                + ", which ONNX Runtime's Java API cannot pass (it has no unsigned 16/32/64-bit tensors)");
+            return false;
+        }
+        return true;
+    }
+
+    private static void checkDims(final List<String> problems, final String model, final String name,
+        final List<Long> configured, final int maxBatchSize, final TensorSignature tensor, final boolean exact)
+    {
+        final long[] modelDims = tensor.dims();
         if (modelDims.length == 0)
         {
             for (final long dim : configured)
             {
                 if (dim != 1)
                 {
-                    problems.add(role + " '" + name + "' is a scalar in the model, so its " + field + " must be [1],"
-                        + " not " + Shapes.text(configured));
+                    problems.add("unable to load model '" + model + "', scalar tensor '" + name + "', should only"
+                        + " provide 1 in the model configuration when the model doesn't support batching. Model"
+                        + " configuration provided: " + Shapes.text(configured) + ".");
                     return;
                 }
             }
             return;
         }
-        boolean matches = modelDims.length - first == configured.size();
-        for (int i = 0; matches && i < configured.size(); i++)
+        final String tensorText = "model '" + model + "', tensor '" + name + "': ";
+        final long[] full;
+        if (maxBatchSize > 0)
         {
-            final long modelDim = modelDims[i + first];
-            final long configDim = configured.get(i);
-            matches = modelDim == configDim || (!exact && modelDim < 0);
+            if (modelDims[0] != -1)
+            {
+                problems.add(tensorText + "for the model to support batching the shape should have at least 1"
+                    + " dimension and the first dimension must be -1; but shape expected by the model is "
+                    + tensor.shapeText() + " (set max_batch_size: 0, or export the model with a dynamic batch axis)");
+                return;
+            }
+            full = new long[configured.size() + 1];
+            full[0] = -1;
+            for (int i = 0; i < configured.size(); i++)
+            {
+                full[i + 1] = configured.get(i);
+            }
         }
-        if (!matches)
+        else
         {
-            problems.add(role + " '" + name + "': the configuration's " + field + " " + Shapes.text(configured)
-                + (first == 1 ? " (after the batch dimension)" : "") + " do not match the model's shape "
-                + model.shapeText() + (exact ? " (output dimensions must match exactly, -1 where the model's is"
-                + " dynamic)" : ""));
+            full = Shapes.array(configured);
         }
+        boolean matches = modelDims.length == full.length;
+        for (int i = 0; matches && i < full.length; i++)
+        {
+            matches = modelDims[i] == full[i] || !exact && modelDims[i] == -1;
+        }
+        if (matches)
+        {
+            return;
+        }
+        final String configuredText = maxBatchSize > 0
+            ? full.length + " dimensions (an initial batch dimension because max_batch_size > 0 followed by the"
+                + " explicit tensor shape, making complete shape " + Shapes.text(full) + ")"
+            : full.length + " dimensions (shape " + Shapes.text(full) + ")";
+        problems.add(tensorText + "the model expects " + modelDims.length + " dimensions (shape " + tensor.shapeText()
+            + ") but the model configuration specifies " + configuredText);
     }
 }

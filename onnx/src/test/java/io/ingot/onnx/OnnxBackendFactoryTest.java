@@ -30,6 +30,13 @@ class OnnxBackendFactoryTest
 
     private final OnnxBackendFactory factory = new OnnxBackendFactory();
 
+    /** @return the message of the load failure of {@code config} over {@code file} */
+    private String loadFailure(final ModelConfig config, final Path file)
+    {
+        return assertThrows(ModelLoadException.class, () -> factory.load(TestModels.context(config, file)))
+            .getMessage();
+    }
+
     @Test
     void isFoundByServiceLoaderUnderTritonsNames()
     {
@@ -64,8 +71,12 @@ class OnnxBackendFactoryTest
             error.getMessage());
     }
 
+    // The messages below are Triton's ONNX Runtime backend's (onnxruntime_backend src/onnxruntime.cc
+    // ValidateInputs/ValidateOutputs, src/onnxruntime_utils.cc CompareDimsSupported), word for word; Triton stops at
+    // the first, Ingot lists the others after it.
+
     @Test
-    void listsEveryDisagreementBetweenConfigurationAndModel() throws Exception
+    void listsEveryDisagreementBetweenConfigurationAndModelTritonsFirst() throws Exception
     {
         final Path file = OnnxModels.addSub(directory);
         final ModelConfig config = TestModels.config("""
@@ -74,16 +85,43 @@ class OnnxBackendFactoryTest
             input { name: "C" data_type: TYPE_FP32 dims: [4] }
             output { name: "SUM" data_type: TYPE_FP32 dims: [5] }
             """);
-        final String message = assertThrows(ModelLoadException.class,
-            () -> factory.load(TestModels.context(config, file))).getMessage();
-        assertTrue(message.startsWith("model 'add_sub' version 1: the configuration disagrees with model.onnx: "),
+        final String message = loadFailure(config, file);
+        assertTrue(message.startsWith("unable to load model 'add_sub', configuration expects datatype TYPE_INT32 for"
+            + " input 'A', model provides TYPE_FP32; "), message);
+        assertTrue(message.contains("; unexpected inference input 'C', allowed inputs are: A, B; "), message);
+        assertTrue(message.contains("; model 'add_sub', tensor 'SUM': the model expects 2 dimensions (shape [-1,4])"
+            + " but the model configuration specifies 2 dimensions (an initial batch dimension because"
+            + " max_batch_size > 0 followed by the explicit tensor shape, making complete shape [-1,5])"), message);
+        assertTrue(message.endsWith(" (model 'add_sub' version 1, model.onnx)"), message);
+    }
+
+    @Test
+    void tooFewInputsInTheConfigurationAreCountedAsTritonCountsThem() throws Exception
+    {
+        final Path file = OnnxModels.addSub(directory);
+        final ModelConfig config = TestModels.config("""
+            name: "add_sub" backend: "onnxruntime" max_batch_size: 8
+            input { name: "A" data_type: TYPE_FP32 dims: [4] }
+            output { name: "SUM" data_type: TYPE_FP32 dims: [4] }
+            """);
+        final String message = loadFailure(config, file);
+        assertEquals("unable to load model 'add_sub', configuration expects 1 inputs, model provides 2 (model inputs"
+            + " missing from the configuration: 'B' (TYPE_FP32 [-1,4])) (model 'add_sub' version 1, model.onnx)",
             message);
-        assertTrue(message.contains("input 'A': the configuration says TYPE_INT32, the model has TYPE_FP32"), message);
-        assertTrue(message.contains("configuration input 'C' is not an input of the model (its inputs are 'A', 'B')"),
-            message);
-        assertTrue(message.contains("model input 'B' (TYPE_FP32 [-1,4]) is missing from the configuration"), message);
-        assertTrue(message.contains("output 'SUM': the configuration's dims [5] (after the batch dimension) do not"
-            + " match the model's shape [-1,4]"), message);
+    }
+
+    @Test
+    void wrongDimsWithoutBatchingAreComparedAsTheyAre() throws Exception
+    {
+        final Path file = OnnxModels.fixedRelu(directory);
+        final ModelConfig config = TestModels.config("""
+            name: "relu" backend: "onnxruntime" max_batch_size: 0
+            input { name: "X" data_type: TYPE_FP32 dims: [2, 3] }
+            output { name: "Y" data_type: TYPE_FP32 dims: [2, 2] }
+            """);
+        final String message = loadFailure(config, file);
+        assertTrue(message.startsWith("model 'relu', tensor 'X': the model expects 2 dimensions (shape [2,2]) but the"
+            + " model configuration specifies 2 dimensions (shape [2,3])"), message);
     }
 
     @Test
@@ -95,10 +133,26 @@ class OnnxBackendFactoryTest
             input { name: "X" data_type: TYPE_FP32 dims: [2] }
             output { name: "Y" data_type: TYPE_FP32 dims: [2] }
             """);
-        final String message = assertThrows(ModelLoadException.class,
-            () -> factory.load(TestModels.context(config, file))).getMessage();
-        assertTrue(message.contains("input 'X': max_batch_size is 4 but the model's shape [2,2] has no dynamic first"
-            + " (batch) dimension"), message);
+        final String message = loadFailure(config, file);
+        assertTrue(message.startsWith("model 'relu', tensor 'X': for the model to support batching the shape should"
+            + " have at least 1 dimension and the first dimension must be -1; but shape expected by the model is"
+            + " [2,2] (set max_batch_size: 0, or export the model with a dynamic batch axis)"), message);
+    }
+
+    @Test
+    void outputDimsMustMatchExactlyWhereTheModelsAreDynamic() throws Exception
+    {
+        final Path file = OnnxModels.doubler(directory);
+        final ModelConfig config = TestModels.config("""
+            name: "doubler" backend: "onnxruntime" max_batch_size: 4
+            input { name: "X" data_type: TYPE_FP32 dims: [16] }
+            output { name: "Y" data_type: TYPE_FP32 dims: [16] }
+            output { name: "Z" data_type: TYPE_FP32 dims: [16] }
+            """);
+        final String message = loadFailure(config, file);
+        assertTrue(message.startsWith("model 'doubler', tensor 'Y': the model expects 2 dimensions (shape [-1,-1])"
+            + " but the model configuration specifies 2 dimensions"), message);
+        assertTrue(message.contains("; unexpected inference output 'Z', allowed outputs are: Y"), message);
     }
 
     @Test

@@ -67,7 +67,13 @@ public final class ConfigException extends Exception
     public ConfigException(final Category category, final String reason, final String source, final int line,
         final int column, final Throwable cause)
     {
-        super(format(reason, source, line, column), cause);
+        this(category, reason, source, line, column, cause, "");
+    }
+
+    private ConfigException(final Category category, final String reason, final String source, final int line,
+        final int column, final Throwable cause, final String lead)
+    {
+        super(lead + format(reason, source, line, column), cause);
         this.category = Objects.requireNonNull(category, "category");
         this.reason = Objects.requireNonNull(reason, "reason");
         this.source = source;
@@ -127,5 +133,23 @@ public final class ConfigException extends Exception
     public static ConfigException invalid(final String reason)
     {
         return new ConfigException(Category.INVALID_ARG, reason);
+    }
+
+    /**
+     * Text that is not a model configuration at all: the message starts with Triton's words for it
+     * ({@code failed to read text proto from <source>}), then gives the line, column and reason Triton only logs.
+     *
+     * @param reason what is wrong at that position
+     * @param source the file (or other source name) that holds the text
+     * @param line   1-based line, or 0 when unknown
+     * @param column 1-based column, or 0 when unknown
+     * @param cause  the parser's failure, or {@code null}
+     * @return an {@link Category#INVALID_ARG} failure
+     */
+    public static ConfigException unparsable(final String reason, final String source, final int line,
+        final int column, final Throwable cause)
+    {
+        return new ConfigException(Category.INVALID_ARG, reason, source, line, column, cause,
+            "failed to read text proto from ");
     }
 }

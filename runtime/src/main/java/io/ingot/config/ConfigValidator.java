@@ -51,13 +51,14 @@ public final class ConfigValidator
      */
     public static void validate(final ModelConfig config) throws ConfigException
     {
-        validateModel(config);
-        validateIo(config);
+        validateModelConfig(config);
+        validateIoConfig(config);
         validateInstanceGroups(config, null);
     }
 
     /**
-     * Validates a normalized configuration, including that every GPU a group lists exists on this machine.
+     * Validates a normalized configuration, including that every GPU a group lists exists on this machine: what
+     * Triton checks once a model's configuration is final (its {@code Model::Init}).
      *
      * @param config  the normalized configuration
      * @param context the machine's GPUs
@@ -65,9 +66,52 @@ public final class ConfigValidator
      */
     public static void validate(final ModelConfig config, final NormalizeContext context) throws ConfigException
     {
-        validateModel(config);
-        validateIo(config);
+        validateModelConfig(config);
+        validateIoConfig(config);
         validateInstanceGroups(config, context);
+    }
+
+    /**
+     * Triton's {@code ValidateModelConfig}: the model-level checks (platform and backend, {@code max_batch_size},
+     * version policy, schedulers, ensemble, response cache, metrics), plus Ingot's checks that file names stay
+     * inside the model directory and that every integer field is within what Ingot can hold. Inputs and outputs are
+     * not looked at: Triton checks them only after the backend had its chance to auto-complete them.
+     *
+     * @param config the normalized configuration
+     * @throws ConfigException INVALID_ARG naming the model, the field and what was expected
+     */
+    public static void validateModelConfig(final ModelConfig config) throws ConfigException
+    {
+        validateModel(config);
+        ImplementationLimits.checkModel(config);
+    }
+
+    /**
+     * Triton's {@code ValidateModelIOConfig}: every input, output, batch input and batch output.
+     *
+     * @param config the normalized configuration
+     * @throws ConfigException INVALID_ARG naming the model, the tensor and what was expected
+     */
+    public static void validateIoConfig(final ModelConfig config) throws ConfigException
+    {
+        validateIo(config);
+    }
+
+    /**
+     * Triton's {@code ValidateInstanceGroup} (made once the backend is known, before the backend auto-completes).
+     *
+     * @param config  the normalized configuration
+     * @param context the machine's GPUs, or {@code null} not to check that listed GPUs exist
+     * @throws ConfigException INVALID_ARG naming the model, the group and what was expected
+     */
+    public static void validateInstanceGroups(final ModelConfig config, final NormalizeContext context)
+        throws ConfigException
+    {
+        validateGroups(config, context);
+        if (!config.hasEnsembleScheduling())
+        {
+            ImplementationLimits.checkInstances(config);
+        }
     }
 
     private static void validateModel(final ModelConfig config) throws ConfigException
@@ -577,7 +621,7 @@ public final class ConfigValidator
         }
     }
 
-    private static void validateInstanceGroups(final ModelConfig config, final NormalizeContext context)
+    private static void validateGroups(final ModelConfig config, final NormalizeContext context)
         throws ConfigException
     {
         if (config.hasEnsembleScheduling())

@@ -141,8 +141,7 @@ public final class ModelConfigParser
         final int column = Math.max(e.getColumn(), 0);
         final String prefix = e.getLine() + ":" + e.getColumn() + ": ";
         final String reason = message.startsWith(prefix) ? message.substring(prefix.length()) : message;
-        return new ConfigException(ConfigException.Category.INVALID_ARG, readableReason(reason), source, line,
-            column, e);
+        return ConfigException.unparsable(readableReason(reason), source, line, column, e);
     }
 
     /**

@@ -101,7 +101,7 @@ public final class Core implements InferenceCore
     {
         this.options = options;
         this.backends = new BackendRegistry(options.backends());
-        this.completer = options.autoCompleteConfig() ? backends.autoCompleter() : BackendAutoCompleter.none();
+        this.completer = backends.autoCompleter(options.autoCompleteConfig());
         this.cache = options.responseCacheBytes() > 0 ? new ResponseCache(options.responseCacheBytes()) : null;
         this.pinnedAllocator = options.pinnedAllocator() != null ? options.pinnedAllocator()
             : PinnedAllocators.automatic();

@@ -8,19 +8,23 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Backend-specific auto-complete: fills what only the model itself knows (inputs, outputs, {@code max_batch_size},
- * a default {@code dynamic_batching}), as Triton's backends do through {@code TRITONBACKEND_ModelSetConfig}. The
- * runtime plugs its backend SPI in here; pass {@link #none()} to disable auto-complete (Triton's
- * {@code --disable-auto-complete-config}).
+ * The backend's part of preparing a model, in Triton's order (its {@code TritonModel::Create}): first the backend is
+ * looked up ({@link #checkBackend}), then it fills what only the model itself knows (inputs, outputs,
+ * {@code max_batch_size}, a default {@code dynamic_batching}), as Triton's backends do through
+ * {@code TRITONBACKEND_ModelSetConfig} ({@link #complete}).
  *
- * <p>It is called after {@code platform} and {@code backend} are known (written or inferred from the files) and
- * before normalization and validation.
+ * <p>{@link #enabled()} tells whether auto-complete is allowed at all. When it is not (Triton's
+ * {@code --strict-model-config=true} or {@code --disable-auto-complete-config}) a model needs a {@code config.pbtxt},
+ * its inputs and outputs are validated before its version directories are looked at, and {@link #complete} is not
+ * called. Triton's server-side completion of {@code platform}, {@code backend} and {@code default_model_filename}
+ * runs either way.
  */
 @FunctionalInterface
 public interface BackendAutoCompleter
 {
     /**
-     * @param config         the configuration so far: name, platform, backend and default model file are set
+     * @param config         the configuration so far: normalized, and valid at the model level (name, platform,
+     *                       backend, default model file, scheduling)
      * @param modelDirectory the model's directory, or {@code null} for an in-memory model
      * @param versions       the versions the version policy selects, ascending (empty for an in-memory model)
      * @return the completed configuration ({@code config} itself when there is nothing to add); never {@code null}
@@ -28,9 +32,42 @@ public interface BackendAutoCompleter
      */
     ModelConfig complete(ModelConfig config, Path modelDirectory, List<ModelVersion> versions) throws ConfigException;
 
-    /** @return a completer that adds nothing. */
+    /**
+     * @return whether auto-complete is allowed (Triton's default); false in strict mode
+     */
+    default boolean enabled()
+    {
+        return true;
+    }
+
+    /**
+     * Finds the backend that serves a configuration, as Triton looks up a backend library, after the version
+     * directories and before the instance groups are validated and the backend completes the configuration.
+     *
+     * @param config the normalized configuration
+     * @throws ConfigException INVALID_ARG when no backend serves it or its {@code runtime} field cannot be honoured
+     */
+    default void checkBackend(final ModelConfig config) throws ConfigException
+    {
+    }
+
+    /** @return a completer that adds nothing and reports auto-complete as disabled (strict mode). */
     static BackendAutoCompleter none()
     {
-        return (config, modelDirectory, versions) -> config;
+        return new BackendAutoCompleter()
+        {
+            @Override
+            public ModelConfig complete(final ModelConfig config, final Path modelDirectory,
+                final List<ModelVersion> versions)
+            {
+                return config;
+            }
+
+            @Override
+            public boolean enabled()
+            {
+                return false;
+            }
+        };
     }
 }

@@ -1,9 +1,12 @@
 package io.ingot.repository;
 
 import io.ingot.backend.BackendFactory;
+import io.ingot.backend.ModelVersion;
 import io.ingot.config.ConfigException;
 import io.ingot.config.proto.ModelConfig;
 
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -70,58 +73,166 @@ public final class BackendRegistry
 
     /**
      * @param config a configuration
-     * @return the factory, or an exception naming the model, its backend/platform and the backends available
+     * @return the factory
+     * @throws IllegalStateException with {@link #missingBackend}'s reason when no backend serves the configuration
+     *                               or its {@code runtime} cannot be honoured
      */
     public BackendFactory require(final ModelConfig config)
     {
         final String missing = missingBackend(config);
         if (missing != null)
         {
-            throw new IllegalStateException("model '" + config.getName() + "': " + missing);
+            throw new IllegalStateException(missing);
         }
         return find(config);
     }
 
     /**
-     * @param config a configuration
-     * @return why no backend serves it (naming its backend/platform and what is available), or {@code null} when
-     *         one does
+     * Triton's backend library lookup ({@code TritonModel::GetBackendLibraryProperties}) in Ingot's terms: a backend
+     * is a {@link BackendFactory} on the class path, not a shared library, so {@code runtime} may be empty or name
+     * the library Triton would load for the backend Ingot serves ({@code libtriton_<backend>.so}); a name that
+     * climbs out of the backend directory is refused, as Triton refuses it. Triton's message comes first, Ingot's
+     * detail after it.
+     *
+     * @param config a normalized configuration
+     * @return why no backend serves it, or {@code null} when one does
      */
     public String missingBackend(final ModelConfig config)
     {
-        if (find(config) != null)
+        final String model = config.getName();
+        final BackendFactory factory = find(config);
+        if (factory == null)
+        {
+            if (config.getBackend().isEmpty())
+            {
+                return "must specify 'backend' for '" + model + "' (no backend on the class path serves platform '"
+                    + config.getPlatform() + "'; " + available() + ")";
+            }
+            return "unable to find backend library for backend '" + config.getBackend() + "', try specifying"
+                + " runtime on the model configuration. Ingot has no backend '" + config.getBackend() + "' (model '"
+                + model + "', platform '" + config.getPlatform() + "') on the class path; " + available();
+        }
+        return runtimeProblem(config, factory);
+    }
+
+    private String runtimeProblem(final ModelConfig config, final BackendFactory factory)
+    {
+        final String runtime = config.getRuntime();
+        if (runtime.isEmpty())
         {
             return null;
         }
-        return "no backend for backend '" + config.getBackend() + "' / platform '" + config.getPlatform()
-            + "' on the class path; available backends: " + byName.keySet() + ", platforms: " + byPlatform.keySet();
+        final String backend = config.getBackend().isEmpty() ? factory.name() : config.getBackend();
+        if (escapes(runtime))
+        {
+            return "backend library name '" + runtime + "' escapes backend directory '" + backend + "', for model '"
+                + config.getName() + "', check model config runtime field";
+        }
+        final String library = libraryName(backend);
+        final String resolved = Path.of(runtime.replace('\\', '/')).normalize().toString();
+        if (resolved.equals(library) || resolved.equals(libraryName(factory.name())))
+        {
+            return null;
+        }
+        return "unable to find backend library '" + runtime + "' for model '" + config.getName() + "', searched: "
+            + "the backends on Ingot's class path (Ingot's backends are Java classes, not libraries: 'runtime' may be"
+            + " empty or '" + library + "', the library of the backend Ingot serves itself; " + available() + ")";
     }
 
-    /** @return the backend auto-complete hook for the repository scan. */
+    /** @return Triton's file name of a backend's library on Linux. */
+    static String libraryName(final String backend)
+    {
+        return "libtriton_" + backend + ".so";
+    }
+
+    /** @return whether a relative library name leaves the directory it is resolved in, or is absolute. */
+    private static boolean escapes(final String runtime)
+    {
+        if (runtime.startsWith("/") || runtime.startsWith("\\") || runtime.indexOf('\0') >= 0)
+        {
+            return true;
+        }
+        try
+        {
+            final Path path = Path.of(runtime.replace('\\', '/')).normalize();
+            return path.isAbsolute() || path.startsWith("..") || path.toString().isEmpty();
+        }
+        catch (final InvalidPathException e)
+        {
+            return true;
+        }
+    }
+
+    private String available()
+    {
+        return "available backends: " + byName.keySet() + ", platforms: " + byPlatform.keySet();
+    }
+
+    /**
+     * @return the backend's part of preparing a model with auto-complete enabled (Triton's default)
+     */
     public BackendAutoCompleter autoCompleter()
     {
-        return (config, directory, versions) ->
+        return autoCompleter(true);
+    }
+
+    /**
+     * @param enabled whether backends may complete configurations; false is Triton's
+     *                {@code --strict-model-config=true} / {@code --disable-auto-complete-config}: the backend is
+     *                still looked up, nothing is completed
+     * @return the backend's part of preparing a model: backend lookup and, when enabled, auto-complete
+     */
+    public BackendAutoCompleter autoCompleter(final boolean enabled)
+    {
+        return new BackendAutoCompleter()
         {
-            final BackendFactory factory = find(config);
-            if (factory == null)
+            @Override
+            public ModelConfig complete(final ModelConfig config, final Path directory,
+                final List<ModelVersion> versions) throws ConfigException
             {
-                return config;
+                return enabled ? completeWithBackend(config, directory, versions) : config;
             }
-            try
+
+            @Override
+            public boolean enabled()
             {
-                return factory.autoComplete(config, directory, versions);
+                return enabled;
             }
-            catch (final ConfigException ex)
+
+            @Override
+            public void checkBackend(final ModelConfig config) throws ConfigException
             {
-                throw ex;
-            }
-            catch (final Exception ex)
-            {
-                throw new ConfigException(ConfigException.Category.INVALID_ARG, "model '" + config.getName()
-                    + "': backend '" + factory.name() + "' could not complete the configuration: "
-                    + ex.getMessage(), ex);
+                final String missing = missingBackend(config);
+                if (missing != null)
+                {
+                    throw ConfigException.invalid(missing);
+                }
             }
         };
+    }
+
+    private ModelConfig completeWithBackend(final ModelConfig config, final Path directory,
+        final List<ModelVersion> versions) throws ConfigException
+    {
+        final BackendFactory factory = find(config);
+        if (factory == null)
+        {
+            return config;
+        }
+        try
+        {
+            return factory.autoComplete(config, directory, versions);
+        }
+        catch (final ConfigException ex)
+        {
+            throw ex;
+        }
+        catch (final Exception ex)
+        {
+            throw new ConfigException(ConfigException.Category.INVALID_ARG, "model '" + config.getName()
+                + "': backend '" + factory.name() + "' could not complete the configuration: "
+                + ex.getMessage(), ex);
+        }
     }
 
     /** @return the backend names. */

@@ -1,18 +1,15 @@
 package io.ingot.repository;
 
 import io.ingot.config.ConfigException;
-import io.ingot.config.ConfigNormalizer;
-import io.ingot.config.ConfigValidator;
 import io.ingot.config.NormalizeContext;
-import io.ingot.config.ServerAutoCompleter;
 import io.ingot.config.proto.ModelConfig;
 
 import java.util.List;
 import java.util.Objects;
 
 /**
- * Prepares a configuration that has no model directory (an in-memory model): the same auto-complete,
- * normalization and validation a repository model goes through, without version directories or files.
+ * Prepares a configuration that has no model directory (an in-memory model): the same checks, in the same order
+ * ({@link LoadOrder}), as a repository model goes through, without version directories or files.
  */
 public final class ModelConfigs
 {
@@ -21,7 +18,8 @@ public final class ModelConfigs
     }
 
     /**
-     * Runs server auto-complete, backend auto-complete, normalization and validation.
+     * Runs server auto-complete, normalization, model-level validation, the backend lookup, backend auto-complete
+     * (when enabled) and the full validation.
      *
      * @param raw       the configuration as given
      * @param modelName the model's name; when {@code null} or empty, {@code raw.name} is used
@@ -47,15 +45,7 @@ public final class ModelConfigs
             throw ConfigException.invalid("model configuration name '" + raw.getName()
                 + "' does not match the model name '" + name + "'");
         }
-        ModelConfig config = ServerAutoCompleter.complete(raw, name, null);
-        config = completer.complete(config, null, List.of());
-        if (config == null)
-        {
-            throw new ConfigException(ConfigException.Category.INTERNAL,
-                "backend auto-complete returned no configuration for model '" + name + "'");
-        }
-        config = ConfigNormalizer.normalize(config, name, context);
-        ConfigValidator.validate(config, context);
-        return config;
+        final ModelConfig config = LoadOrder.validated(raw, name, null, completer, context);
+        return LoadOrder.completed(config, null, List.of(), completer, context);
     }
 }

@@ -2,11 +2,8 @@ package io.ingot.repository;
 
 import io.ingot.backend.ModelVersion;
 import io.ingot.config.ConfigException;
-import io.ingot.config.ConfigNormalizer;
-import io.ingot.config.ConfigValidator;
 import io.ingot.config.ModelConfigParser;
 import io.ingot.config.NormalizeContext;
-import io.ingot.config.ServerAutoCompleter;
 import io.ingot.config.proto.ModelConfig;
 
 import java.io.IOException;
@@ -24,18 +21,20 @@ import java.util.stream.Stream;
 /**
  * Reads Triton model repositories: {@code <repo>/<model>/[config.pbtxt] [configs/<name>.pbtxt] <version>/...}.
  *
- * <p>For every subdirectory of a repository (files beside the models are ignored) it:
+ * <p>For every subdirectory of a repository (files beside the models are ignored) it follows Triton's order of checks
+ * ({@link LoadOrder}), so that the first error reported is the one Triton reports:
  * <ol>
  *   <li>reads {@code configs/<modelConfigName>.pbtxt} when a config name is given and that file exists, else
- *       {@code config.pbtxt}, else starts from an empty configuration (everything then comes from auto-complete;
- *       a directory with neither a configuration nor a version directory fails);</li>
- *   <li>requires a configured {@code name} to equal the directory name;</li>
+ *       {@code config.pbtxt}; without either it starts from an empty configuration when auto-complete is enabled
+ *       and fails when it is not;</li>
  *   <li>completes {@code platform}/{@code backend} from the lexicographically first version directory
- *       ({@link ServerAutoCompleter});</li>
+ *       ({@link io.ingot.config.ServerAutoCompleter}), normalizes, and validates the model-level fields (and the
+ *       inputs and outputs when auto-complete is disabled);</li>
+ *   <li>requires the configured {@code name} to equal the directory name;</li>
  *   <li>selects versions by the version policy ({@code latest}, {@code all}, {@code specific}; specific versions
  *       that are missing only warn; none selected fails);</li>
- *   <li>hands the configuration to the {@link BackendAutoCompleter}, then normalizes ({@link ConfigNormalizer}) and
- *       validates ({@link ConfigValidator}) it.</li>
+ *   <li>looks up the backend, validates the instance groups, lets the {@link BackendAutoCompleter} complete the
+ *       configuration when auto-complete is enabled, and validates the result in full.</li>
  * </ol>
  * A model that fails any step is reported in {@link ScanResult#failures()}; the others are still prepared.
  */
@@ -184,30 +183,30 @@ public final class ModelRepository
         final String name = directory.getFileName().toString();
         final Path configFile = configFile(directory, modelConfigName);
         final VersionDirectories versionDirectories = VersionDirectories.list(directory, name, warnings::add);
-        if (configFile == null && versionDirectories.isEmpty())
+        final ModelConfig raw;
+        if (configFile != null)
         {
-            throw new ConfigException(ConfigException.Category.NOT_FOUND, "model '" + name + "' has neither a "
-                + CONFIG_FILENAME + " nor a numeric version directory with a model file in '" + directory + "'");
+            raw = ModelConfigParser.parse(configFile);
         }
-
-        ModelConfig config = configFile == null ? ModelConfig.getDefaultInstance()
-            : ModelConfigParser.parse(configFile);
-        if (!config.getName().isEmpty() && !config.getName().equals(name))
+        else if (completer.enabled())
+        {
+            raw = ModelConfig.getDefaultInstance();
+        }
+        else
+        {
+            throw new ConfigException(ConfigException.Category.NOT_FOUND, "failed to open text file for read "
+                + directory.resolve(CONFIG_FILENAME) + ": No such file or directory (auto-complete is disabled, so"
+                + " model '" + name + "' needs a " + CONFIG_FILENAME + ")");
+        }
+        ModelConfig config = LoadOrder.validated(raw, name, versionDirectories.lexicographicallyFirst(), completer,
+            context);
+        if (!config.getName().equals(name))
         {
             throw ConfigException.invalid("unexpected directory name '" + name + "' for model '" + config.getName()
                 + "', directory name must equal model name");
         }
-        config = ServerAutoCompleter.complete(config, name, versionDirectories.lexicographicallyFirst());
-        final List<ModelVersion> candidates = versionDirectories.select(config, message -> { });
-        config = completer.complete(config, directory, candidates);
-        if (config == null)
-        {
-            throw new ConfigException(ConfigException.Category.INTERNAL,
-                "backend auto-complete returned no configuration for model '" + name + "'");
-        }
-        config = ConfigNormalizer.normalize(config, name, context);
-        ConfigValidator.validate(config, context);
         final List<ModelVersion> versions = versionDirectories.select(config, warnings::add);
+        config = LoadOrder.completed(config, directory, versions, completer, context);
         return new PreparedModel(name, directory, config, versions);
     }
 

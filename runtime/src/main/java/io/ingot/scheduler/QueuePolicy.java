@@ -8,20 +8,22 @@ import io.ingot.config.proto.ModelQueuePolicy;
  * @param delayOnTimeout       true for {@code DELAY}, false for {@code REJECT}
  * @param defaultTimeoutNs     the default queue timeout, 0 for none
  * @param allowTimeoutOverride whether a request may shorten the timeout
- * @param maxQueueSize         the most requests queued at this level, 0 for no limit
+ * @param maxQueueSize         the most requests queued at this level, 0 for no limit (never negative)
  */
 public record QueuePolicy(boolean delayOnTimeout, long defaultTimeoutNs, boolean allowTimeoutOverride,
     int maxQueueSize)
 {
     /**
      * @param policy a configuration's queue policy
-     * @return it resolved; a timeout of more than about 292 years (Long.MAX_VALUE ns / 1000) is taken as that
+     * @return it resolved; a timeout of more than about 292 years (Long.MAX_VALUE ns / 1000) is taken as that, and a
+     *         {@code max_queue_size} (a {@code uint32}) above {@link Integer#MAX_VALUE} as that many requests, more
+     *         than a queue ever holds
      */
     public static QueuePolicy of(final ModelQueuePolicy policy)
     {
         return new QueuePolicy(policy.getTimeoutAction() == ModelQueuePolicy.TimeoutAction.DELAY,
             SchedulerSettings.microsToNanos(policy.getDefaultTimeoutMicroseconds()), policy.getAllowTimeoutOverride(),
-            policy.getMaxQueueSize());
+            (int) Math.min(Integer.toUnsignedLong(policy.getMaxQueueSize()), Integer.MAX_VALUE));
     }
 
     /**

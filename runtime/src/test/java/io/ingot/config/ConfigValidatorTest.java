@@ -308,4 +308,21 @@ class ConfigValidatorTest
             + "Please disable the response cache.", failure("backend: \"python\" model_transaction_policy { "
             + "decoupled: true } response_cache { enable: true }"));
     }
+
+    @Test
+    void integerFieldsBeyondWhatIngotHoldsAreRefusedWithTheRange()
+    {
+        // Triton accepts any non-negative max_batch_size (model_config_utils.cc ValidateModelConfig); Ingot states
+        // its own bound instead of failing later for want of memory.
+        assertDoesNotThrow(() -> check("backend: \"onnxruntime\" max_batch_size: 65536 " + IO));
+        assertEquals("'max_batch_size' must be at most 65536 for m, got 2147483647 (Ingot sizes per-batch-size"
+            + " statistics and each instance's batch slots by it)",
+            failure("backend: \"onnxruntime\" max_batch_size: 2147483647 " + IO));
+        assertDoesNotThrow(() -> check("backend: \"python\" instance_group [ { count: 1000 kind: KIND_CPU },"
+            + " { count: 24 kind: KIND_CPU } ]"));
+        assertEquals("instance group m_1 of model m has 'count' 25: a model version may have at most 1024 instances"
+            + " in Ingot (each runs a thread of its own), and the groups' 'count' (times their GPUs) add up to 1025"
+            + " or more", failure("backend: \"python\" instance_group [ { count: 1000 kind: KIND_CPU },"
+            + " { count: 25 kind: KIND_CPU } ]"));
+    }
 }

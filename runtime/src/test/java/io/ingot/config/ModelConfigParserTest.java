@@ -54,7 +54,9 @@ class ModelConfigParserTest
         assertEquals(7, e.line());
         assertEquals(5, e.column());
         assertEquals(file.toString(), e.source().orElseThrow());
-        assertTrue(e.getMessage().startsWith(file + ": line 7, column 5: "), e.getMessage());
+        // Triton's words first (core src/filesystem/api.cc ReadTextProto), the position Triton only logs after them.
+        assertTrue(e.getMessage().startsWith("failed to read text proto from " + file + ": line 7, column 5: "),
+            e.getMessage());
         assertEquals("message type \"inference.ModelInput\" has no field named \"dimz\"", e.reason());
     }
 
@@ -66,7 +68,8 @@ class ModelConfigParserTest
 
         assertEquals(2, e.line());
         assertTrue(e.reason().contains("TYPE_FP33"), e.reason());
-        assertTrue(e.getMessage().startsWith("cfg.pbtxt: line 2, column "), e.getMessage());
+        assertTrue(e.getMessage().startsWith("failed to read text proto from cfg.pbtxt: line 2, column "),
+            e.getMessage());
     }
 
     @Test

@@ -35,21 +35,20 @@ class ModelRepositoryTest
 
     private Path model(final String name, final String config, final String... versions) throws IOException
     {
-        final Path directory = Files.createDirectories(repository.resolve(name));
-        if (config != null)
-        {
-            Files.writeString(directory.resolve("config.pbtxt"), config);
-        }
-        for (final String version : versions)
-        {
-            Files.writeString(Files.createDirectories(directory.resolve(version)).resolve("model.onnx"), "onnx");
-        }
-        return directory;
+        return ModelDirectories.write(repository, name, config, "model.onnx", versions);
     }
 
+    /** Auto-complete disabled (strict): every model here has a complete config.pbtxt. */
     private ScanResult scan() throws ConfigException
     {
         return ModelRepository.scan(repository, BackendAutoCompleter.none(), NormalizeContext.cpuOnly());
+    }
+
+    /** Auto-complete enabled, with a backend that has nothing to add. */
+    private ScanResult scanAutoCompleting() throws ConfigException
+    {
+        return ModelRepository.scan(repository, (config, directory, versions) -> config,
+            NormalizeContext.cpuOnly());
     }
 
     private static List<Long> versions(final PreparedModel model)
@@ -216,7 +215,7 @@ class ModelRepositoryTest
         Files.writeString(Files.createDirectories(directory.resolve("10")).resolve("model.plan"), "plan");
         Files.writeString(Files.createDirectories(directory.resolve("9")).resolve("model.onnx"), "onnx");
 
-        final PreparedModel model = scan().model("mixed").orElseThrow();
+        final PreparedModel model = scanAutoCompleting().model("mixed").orElseThrow();
 
         assertEquals("tensorrt_plan", model.config().getPlatform(), "'10' sorts before '9' as a string");
         assertEquals(directory.resolve("10").resolve("model.plan"), model.versions().getFirst().modelFile());
@@ -228,13 +227,27 @@ class ModelRepositoryTest
         Files.createDirectories(repository.resolve("nothing"));
         final Path noFiles = Files.createDirectories(repository.resolve("no_files").resolve("1"));
 
-        final ScanResult result = scan();
+        final ScanResult result = scanAutoCompleting();
 
+        // Triton's AutoCompleteBackendFields (core src/model_config_utils.cc) on an empty configuration.
         final String nothing = result.failures().get("nothing");
-        assertTrue(nothing.contains("has neither a config.pbtxt nor a numeric version directory"), nothing);
+        assertTrue(nothing.startsWith("Invalid model name: Could not determine backend for model 'nothing' with no"
+            + " backend in model configuration. Expected model name of the form 'model.<backend_name>'."), nothing);
         final String empty = result.failures().get("no_files");
         assertTrue(empty.contains("Could not determine backend for model 'no_files'"), empty);
         assertTrue(empty.contains(noFiles.toString()), empty);
+    }
+
+    @Test
+    void withAutoCompleteDisabledAModelNeedsAConfigFile() throws Exception
+    {
+        final Path directory = model("bare", null, "1");
+
+        // Triton reads config.pbtxt unconditionally when autofill is off (core src/model_repository_manager/
+        // model_repository_manager.cc), and LocalFileSystem::ReadTextFile words the failure.
+        assertEquals("failed to open text file for read " + directory.resolve("config.pbtxt") + ": No such file or"
+            + " directory (auto-complete is disabled, so model 'bare' needs a config.pbtxt)",
+            scan().failures().get("bare"));
     }
 
     @Test

@@ -3,8 +3,9 @@ package io.ingot.trt;
 import io.ingot.backend.Backend;
 import io.ingot.backend.BackendFactory;
 import io.ingot.backend.ModelContext;
-import io.ingot.config.proto.ModelConfig;
 import io.ingot.backend.ModelVersion;
+import io.ingot.config.proto.ModelConfig;
+import io.ingot.config.proto.ModelInstanceGroup;
 import io.ingot.trt.gpu.CudaMemoryOps;
 import io.ingot.trt.gpu.DeviceMemoryOps;
 import io.ingot.trt.shim.TrtCudaEngine;
@@ -22,7 +23,8 @@ import java.util.Set;
  *
  * <ul>
  *   <li>{@link #autoComplete}: fills {@code max_batch_size}, inputs and outputs from the engine
- *       ({@link EngineConfigCompleter});</li>
+ *       ({@link EngineConfigCompleter}) for a model with a {@code KIND_GPU} instance group, as Triton's backend
+ *       does;</li>
  *   <li>{@link #load}: deserializes the plan and checks the configuration against the engine
  *       ({@link ModelBinding}): a corrupt plan, a missing TensorRT library or GPU, or tensors that disagree with
  *       {@code config.pbtxt} fail the load with a message naming the model and the cause;</li>
@@ -73,11 +75,19 @@ public final class TensorRtBackendFactory implements BackendFactory
         return Set.of(PLATFORM);
     }
 
+    /**
+     * Completes {@code max_batch_size}, inputs and outputs from the engine, as Triton's TensorRT backend does
+     * (tensorrt_backend {@code src/model_state.cc} {@code ModelState::Create}): only for a model with a
+     * {@code KIND_GPU} instance group (a configuration without groups, not yet normalized, counts as one), because
+     * TensorRT runs nowhere else; the runtime calls it only after the configuration passed Triton's model-level
+     * validation and the version directories were found. A plan that cannot be read fails with Triton's
+     * "unable to load plan file to auto complete config" and Ingot's reason after it.
+     */
     @Override
     public ModelConfig autoComplete(final ModelConfig config, final Path modelDirectory,
         final List<ModelVersion> versions) throws Exception
     {
-        if (versions.isEmpty())
+        if (versions.isEmpty() || !mayRunOnGpu(config))
         {
             return config;
         }
@@ -86,8 +96,8 @@ public final class TensorRtBackendFactory implements BackendFactory
         final Path plan = version.modelFile();
         if (plan == null || !Files.isRegularFile(plan))
         {
-            throw new IllegalStateException(label + ": cannot complete config.pbtxt: TensorRT plan " + plan
-                + " does not exist or is not a file");
+            throw new IllegalStateException("unable to load plan file to auto complete config: " + plan + " ("
+                + label + ": it does not exist or is not a file)");
         }
         TensorRtBackend.requireTensorRt(label);
         TensorRtBackend.useDevice(label, ops, TensorRtBackend.firstDevice(config));
@@ -96,6 +106,12 @@ public final class TensorRtBackendFactory implements BackendFactory
         {
             return EngineConfigCompleter.complete(label, config, engine.signature());
         }
+    }
+
+    private static boolean mayRunOnGpu(final ModelConfig config)
+    {
+        return config.getInstanceGroupCount() == 0 || config.getInstanceGroupList().stream()
+            .anyMatch(group -> group.getKind() == ModelInstanceGroup.Kind.KIND_GPU);
     }
 
     @Override

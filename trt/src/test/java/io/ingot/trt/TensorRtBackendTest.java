@@ -33,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -179,6 +180,25 @@ class TensorRtBackendTest
         assertEquals(0, kept.getMaxBatchSize(), "a config that lists tensors keeps max_batch_size 0");
         assertEquals(List.of(-1L, 4L), kept.getInput(1).getDimsList(), "missing tensors get full shapes");
         assertTrue(!kept.hasDynamicBatching());
+    }
+
+    @Test
+    void autoCompleteFollowsTritonsGateAndWordsAMissingPlanAsTritonDoes() throws Exception
+    {
+        // tensorrt_backend src/model_state.cc: ModelState::Create completes only with a KIND_GPU group, and
+        // AutoCompleteConfigHelper fails with "unable to load plan file to auto complete config: <path>".
+        final Path missing = repository.resolve("absent/1/model.plan");
+        final ModelConfig onGpu = TestModels.config("name: \"absent\" platform: \"tensorrt_plan\""
+            + " instance_group [ { kind: KIND_GPU gpus: [ 0 ] } ]");
+        final IllegalStateException failure = assertThrows(IllegalStateException.class, () -> factory.autoComplete(
+            onGpu, missing.getParent().getParent(), List.of(new ModelVersion(1, missing.getParent(), missing))));
+        assertEquals("unable to load plan file to auto complete config: " + missing + " (model 'absent' version 1:"
+            + " it does not exist or is not a file)", failure.getMessage());
+
+        final ModelConfig onCpu = TestModels.config("name: \"absent\" platform: \"tensorrt_plan\""
+            + " instance_group [ { kind: KIND_CPU } ]");
+        assertSame(onCpu, factory.autoComplete(onCpu, missing.getParent().getParent(),
+            List.of(new ModelVersion(1, missing.getParent(), missing))), "no GPU group: nothing to complete");
     }
 
     @Test

@@ -97,6 +97,23 @@ class TensorRtCoreIntegrationTest
     }
 
     @Test
+    void anInvalidConfigIsReportedBeforeTheMissingPlanIsLookedFor() throws Exception
+    {
+        // Triton validates the configuration (core model_repository_manager.cc) before the backend auto-completes
+        // it from the plan (tensorrt_backend model_state.cc), so the config error shows, not the missing plan.
+        final Path directory = Files.createDirectories(repository.resolve("noplan").resolve("1"));
+        Files.writeString(directory.getParent().resolve("config.pbtxt"), """
+            backend: "tensorrt_test_double" default_model_filename: "model.plan" max_batch_size: 2
+            dynamic_batching { preferred_batch_size: [ 4 ] }
+            """);
+        try (InferenceCore core = InferenceCore.open(CoreOptions.builder().modelRepository(repository).build()))
+        {
+            final ModelIndexEntry entry = core.repositoryIndex(false).getFirst();
+            assertEquals("dynamic batching preferred size must be <= max batch size for noplan", entry.reason());
+        }
+    }
+
+    @Test
     void aRequestBeyondTheProfileFailsAloneAndTheModelKeepsServing() throws Exception
     {
         model("seq", """

@@ -38,7 +38,15 @@ public final class TestDoubleTensorRtBackendFactory implements BackendFactory
         final List<ModelVersion> versions) throws Exception
     {
         FakeTrtShim.install();
-        return backend.autoComplete(config, modelDirectory, versions);
+        // This machine has no GPU, so the core made the groups KIND_CPU; the backend completes only GPU models, so
+        // it is shown GPU groups, and the completed configuration keeps the groups it was given.
+        final ModelConfig.Builder onGpu = config.toBuilder();
+        for (int i = 0; i < onGpu.getInstanceGroupCount(); i++)
+        {
+            onGpu.getInstanceGroupBuilder(i).setKind(ModelInstanceGroup.Kind.KIND_GPU).clearGpus().addGpus(0);
+        }
+        return backend.autoComplete(onGpu.build(), modelDirectory, versions).toBuilder().clearInstanceGroup()
+            .addAllInstanceGroup(config.getInstanceGroupList()).build();
     }
 
     @Override
