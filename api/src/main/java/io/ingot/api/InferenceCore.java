@@ -136,11 +136,12 @@ public interface InferenceCore extends AutoCloseable
 
     /**
      * The models of the repositories and their states, as Triton's repository index reports them: one entry per
-     * version that was loaded or tried ({@code READY}; {@code UNAVAILABLE} with the reason, {@code "unloaded"}
-     * after an unload; {@code LOADING}; {@code UNLOADING}), one entry without version for a model that failed
-     * before any version loaded, {@code UNAVAILABLE} with {@code "model appears in two or more repositories"} for a
-     * name found in more than one repository, and an entry with only the name (empty state) for a model directory
-     * that was never loaded. The repository directories are listed on the calling thread (not parsed).
+     * loaded version ({@code READY}, or {@code UNLOADING} while it stops); for a model with no loaded version one
+     * entry without version: {@code LOADING} while it loads for the first time, {@code UNLOADING} while it stops,
+     * {@code UNAVAILABLE} with {@code "unloaded"} after an unload or with the reason it failed,
+     * {@code UNAVAILABLE} with {@code "model appears in two or more repositories"} for a name found in more than one
+     * repository; and an entry with only the name (empty version and state) for a model directory that was never
+     * loaded. The repository directories are listed on the calling thread (not parsed).
      *
      * @param readyOnly list only ready versions
      * @return a snapshot, by name
@@ -170,12 +171,13 @@ public interface InferenceCore extends AutoCloseable
      * @param overrides what replaces the repository's configuration or files; {@link ModelLoadOverrides#NONE} for
      *                  nothing
      * @throws InferenceException UNAVAILABLE when the mode forbids it ("explicit model load / unload is not allowed
-     *                            if polling is enabled", Triton's text); INVALID_ARG for a bad name, a bad override
-     *                            (unparsable config, a file path leaving the model directory, files without config,
-     *                            more bytes than {@link CoreOptions#maxModelOverrideBytes()}) or a model whose
-     *                            versions fail to load; INTERNAL for a model not in the repositories, a
-     *                            configuration that fails, or an override that cannot be written (each with the
-     *                            reason)
+     *                            if polling is enabled", Triton's text) or the core is closing; INVALID_ARG for a bad
+     *                            name, a file path leaving the model directory, overrides of more bytes than
+     *                            {@link CoreOptions#maxModelOverrideBytes()}, or versions that fail to load
+     *                            ("load failed for model ..."); INTERNAL, as Triton, for a model that cannot be
+     *                            read: not in the repositories, a configuration or a {@code config} override that
+     *                            fails, files without {@code config}, an override that cannot be written ("failed
+     *                            to load '<m>', failed to poll from model repository: " and the reason)
      */
     void loadModel(String model, ModelLoadOverrides overrides);
 
