@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
+import static io.ingot.core.RepositoryServingTest.model;
 import static io.ingot.testing.TestModels.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -54,17 +55,6 @@ class ModelControlTest
     private static final String IDENTITY_JSON = "{\"backend\":\"identity\",\"max_batch_size\":\"4\","
         + "\"input\":[{\"name\":\"INPUT0\",\"data_type\":\"TYPE_FP32\",\"dims\":[-1]}],"
         + "\"output\":[{\"name\":\"OUTPUT0\",\"data_type\":\"TYPE_FP32\",\"dims\":[-1]}]}";
-
-    private static void model(final Path repo, final String name, final String config, final String... versions)
-        throws IOException
-    {
-        final Path dir = Files.createDirectories(repo.resolve(name));
-        Files.writeString(dir.resolve("config.pbtxt"), config);
-        for (final String version : versions)
-        {
-            Files.createDirectories(dir.resolve(version));
-        }
-    }
 
     private static InferenceRequest request(final String model)
     {

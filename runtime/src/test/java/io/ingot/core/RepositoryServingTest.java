@@ -50,7 +50,8 @@ class RepositoryServingTest
         output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ -1 ] } ]
         """;
 
-    private static void model(final Path repo, final String name, final String config, final String... versions)
+    /** Writes a model directory: its configuration and empty version directories. Shared with ModelControlTest. */
+    static void model(final Path repo, final String name, final String config, final String... versions)
         throws IOException
     {
         final Path dir = Files.createDirectories(repo.resolve(name));
