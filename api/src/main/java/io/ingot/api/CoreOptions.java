@@ -61,12 +61,16 @@ import java.util.Set;
  * @param responseCacheBytes the capacity of the local response cache the core's models with
  *                          {@code response_cache { enable: true }} share (Triton's {@code --cache-config
  *                          local,size=N}), or 0 for no cache
+ * @param maxModelOverrideBytes the most bytes one load request's {@link ModelLoadOverrides} may write to disk
+ *                          (configuration and files together); a larger request is refused before anything is
+ *                          written (default {@link #DEFAULT_MAX_MODEL_OVERRIDE_BYTES})
  */
 public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMemoryModels,
     ModelControlMode controlMode, Set<String> startupModels, String modelConfigName, IdleMode idleMode, int ringSize,
     PinnedAllocator pinnedAllocator, ResponseAllocator responseAllocator, String serverName, String serverVersion,
     List<BackendFactory> backends, boolean autoCompleteConfig, boolean strictReadiness, boolean exitOnError,
-    int repositoryPollSeconds, Map<String, Map<String, String>> backendConfig, long responseCacheBytes)
+    int repositoryPollSeconds, Map<String, Map<String, String>> backendConfig, long responseCacheBytes,
+    long maxModelOverrideBytes)
 {
     /** Default slots per request ring. */
     public static final int DEFAULT_RING_SIZE = 1024;
@@ -74,12 +78,15 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
     /** Triton's default {@code --repository-poll-secs}. */
     public static final int DEFAULT_REPOSITORY_POLL_SECONDS = 15;
 
+    /** Default bound of one load request's overrides: 1 GiB. */
+    public static final long DEFAULT_MAX_MODEL_OVERRIDE_BYTES = 1L << 30;
+
     /**
      * Validates and freezes the collections.
      *
      * @throws NullPointerException     for a {@code null} collection, element, control mode or idle mode
      * @throws IllegalArgumentException when {@code ringSize} is not a power of two of at least 2, or the poll
-     *                                  interval is not positive
+     *                                  interval or the override bound is not positive
      */
     public CoreOptions
     {
@@ -99,6 +106,11 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         {
             throw new IllegalArgumentException("repository poll interval must be positive, was "
                 + repositoryPollSeconds + " s");
+        }
+        if (maxModelOverrideBytes <= 0)
+        {
+            throw new IllegalArgumentException("model override bound must be positive, was "
+                + maxModelOverrideBytes + " bytes");
         }
         Objects.requireNonNull(controlMode, "controlMode");
         Objects.requireNonNull(idleMode, "idleMode");
@@ -149,6 +161,7 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         private int repositoryPollSeconds = DEFAULT_REPOSITORY_POLL_SECONDS;
         private final Map<String, Map<String, String>> backendConfig = new LinkedHashMap<>();
         private long responseCacheBytes;
+        private long maxModelOverrideBytes = DEFAULT_MAX_MODEL_OVERRIDE_BYTES;
 
         private Builder()
         {
@@ -344,13 +357,23 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
             return this;
         }
 
+        /**
+         * @param bytes the most bytes one load request's overrides may write (default 1 GiB)
+         * @return this
+         */
+        public Builder maxModelOverrideBytes(final long bytes)
+        {
+            maxModelOverrideBytes = bytes;
+            return this;
+        }
+
         /** @return the options. */
         public CoreOptions build()
         {
             return new CoreOptions(repositories, inMemoryModels, controlMode, startupModels, modelConfigName,
                 idleMode, ringSize, pinnedAllocator, responseAllocator, serverName, serverVersion, backends,
                 autoCompleteConfig, strictReadiness, exitOnError, repositoryPollSeconds, backendConfig,
-                responseCacheBytes);
+                responseCacheBytes, maxModelOverrideBytes);
         }
     }
 }

@@ -135,33 +135,76 @@ public interface InferenceCore extends AutoCloseable
     List<ModelStatistics> modelStatistics(String model, long version);
 
     /**
-     * @param readyOnly list only ready models
-     * @return the models of the repositories and their states, a snapshot; with {@link ModelControlMode#EXPLICIT}
-     *         and {@code readyOnly} false the repositories are scanned again on the calling thread to list the models
-     *         that are not loaded
+     * The models of the repositories and their states, as Triton's repository index reports them: one entry per
+     * loaded version ({@code READY}, or {@code UNLOADING} while it stops); for a model with no loaded version one
+     * entry without version: {@code LOADING} while it loads for the first time, {@code UNLOADING} while it stops,
+     * {@code UNAVAILABLE} with {@code "unloaded"} after an unload or with the reason it failed,
+     * {@code UNAVAILABLE} with {@code "model appears in two or more repositories"} for a name found in more than one
+     * repository; and an entry with only the name (empty version and state) for a model directory that was never
+     * loaded. The repository directories are listed on the calling thread (not parsed).
+     *
+     * @param readyOnly list only ready versions
+     * @return a snapshot, by name
      */
     List<ModelIndexEntry> repositoryIndex(boolean readyOnly);
 
     /**
-     * Loads, or reloads, a model from the repositories, on the calling thread. Requires
-     * {@link ModelControlMode#EXPLICIT}. A reload swaps the new versions in once they have loaded, then stops the old
-     * ones as {@link #unloadModel} does; when the new load fails, the old versions keep serving.
+     * Loads, or reloads, a model from the repositories, on the calling thread: {@link #loadModel(String,
+     * ModelLoadOverrides)} without overrides.
      *
      * @param model model name
-     * @throws InferenceException UNAVAILABLE when the mode forbids it, INVALID_ARG when the model cannot be loaded
-     *                            (with the reason)
+     * @throws InferenceException as {@link #loadModel(String, ModelLoadOverrides)} does
      */
-    void loadModel(String model);
+    default void loadModel(final String model)
+    {
+        loadModel(model, ModelLoadOverrides.NONE);
+    }
+
+    /**
+     * Loads, or reloads, a model on the calling thread, from the repositories or with the given configuration and
+     * files ({@link ModelLoadOverrides}). Requires {@link ModelControlMode#EXPLICIT}. A reload loads the new versions
+     * while the old ones keep serving, swaps them in once they have loaded, then stops the old ones as
+     * {@link #unloadModel} does; when the new load fails, the old versions keep serving. A load without overrides
+     * always reads the repository again, so it also undoes an earlier override.
+     *
+     * @param model     model name
+     * @param overrides what replaces the repository's configuration or files; {@link ModelLoadOverrides#NONE} for
+     *                  nothing
+     * @throws InferenceException UNAVAILABLE when the mode forbids it ("explicit model load / unload is not allowed
+     *                            if polling is enabled", Triton's text) or the core is closing; INVALID_ARG for a bad
+     *                            name, a file path leaving the model directory, overrides of more bytes than
+     *                            {@link CoreOptions#maxModelOverrideBytes()}, or versions that fail to load
+     *                            ("load failed for model ..."); INTERNAL, as Triton, for a model that cannot be
+     *                            read: not in the repositories, a configuration or a {@code config} override that
+     *                            fails, files without {@code config}, an override that cannot be written ("failed
+     *                            to load '<m>', failed to poll from model repository: " and the reason)
+     */
+    void loadModel(String model, ModelLoadOverrides overrides);
+
+    /**
+     * Unloads a model: {@link #unloadModel(String, boolean)} without its dependents.
+     *
+     * @param model model name
+     * @throws InferenceException as {@link #unloadModel(String, boolean)} does
+     */
+    default void unloadModel(final String model)
+    {
+        unloadModel(model, false);
+    }
 
     /**
      * Unloads a model: it stops accepting requests; queued requests are answered UNAVAILABLE; batches already formed
      * execute and are answered. Returns once that is done and the model's engines and backend are closed. Requires
-     * {@link ModelControlMode#EXPLICIT}.
+     * {@link ModelControlMode#EXPLICIT}. As in Triton, unloading a model that is not loaded succeeds and changes
+     * nothing.
      *
-     * @param model model name
-     * @throws InferenceException UNAVAILABLE when the mode forbids it, INVALID_ARG when the model is unknown
+     * @param model            model name
+     * @param unloadDependents also unload the models it is built from (an ensemble's composing models: Triton's
+     *                         {@code unload_dependents}); no model is built from others yet, because ensembles are
+     *                         not supported, so today this changes nothing
+     * @throws InferenceException UNAVAILABLE when the mode forbids it (Triton's text, as for load)
      */
-    void unloadModel(String model);
+    void unloadModel(String model, boolean unloadDependents);
 
     /**
      * Stops accepting requests, answers every queued request with UNAVAILABLE, lets batches already formed execute

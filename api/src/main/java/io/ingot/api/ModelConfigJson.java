@@ -18,7 +18,8 @@ import java.util.Map;
  * Renders a {@link ModelConfig} as JSON exactly as Triton's {@code /v2/models/<m>/config} endpoint does
  * ({@code ModelConfigToJson}): proto field names, fields without presence printed even when they hold their
  * default, and every 64-bit integer written as a JSON number (plain proto3 JSON writes them as strings). Map keys
- * stay strings, because JSON object keys are strings. Stateless and thread-safe.
+ * stay strings, because JSON object keys are strings; {@link #fromJson} reads a configuration back. Stateless and
+ * thread-safe.
  */
 public final class ModelConfigJson
 {
@@ -26,6 +27,7 @@ public final class ModelConfigJson
         .preservingProtoFieldNames()
         .alwaysPrintFieldsWithNoPresence()
         .omittingInsignificantWhitespace();
+    private static final JsonFormat.Parser PARSER = JsonFormat.parser();
 
     private ModelConfigJson()
     {
@@ -55,6 +57,29 @@ public final class ModelConfigJson
         final JsonObject tree = JsonParser.parseString(protoJson).getAsJsonObject();
         numberize(tree, ModelConfig.getDescriptor());
         return tree.toString();
+    }
+
+    /**
+     * Parses a configuration from JSON as Triton's {@code JsonToModelConfig} does for a load request's
+     * {@code config} override: proto field names (or their JSON names), integers as numbers or strings, unknown
+     * fields refused.
+     *
+     * @param json the JSON text
+     * @return the configuration
+     * @throws IllegalArgumentException when the text is not a JSON model configuration; the message says why
+     */
+    public static ModelConfig fromJson(final String json)
+    {
+        final ModelConfig.Builder config = ModelConfig.newBuilder();
+        try
+        {
+            PARSER.merge(json, config);
+        }
+        catch (final InvalidProtocolBufferException | RuntimeException e)
+        {
+            throw new IllegalArgumentException(e.getMessage() == null ? e.toString() : e.getMessage(), e);
+        }
+        return config.build();
     }
 
     /** Rewrites, in place, every 64-bit integer value below {@code object} from a JSON string to a JSON number. */

@@ -74,9 +74,11 @@ final class ModelTable
                 }
             }
             final boolean ready = "READY".equals(entry.state());
+            // The index gives a model directory that was never loaded only its name, as Triton's does.
+            final String state = entry.state().isEmpty() ? "NOT LOADED" : entry.state();
             rows.add(config == null
-                ? new Row(entry.name(), version, "-", "-", "-", entry.state(), entry.reason(), ready)
-                : new Row(entry.name(), version, engine(config), batching(config), instances(config), entry.state(),
+                ? new Row(entry.name(), version, "-", "-", "-", state, entry.reason(), ready)
+                : new Row(entry.name(), version, engine(config), batching(config), instances(config), state,
                     entry.reason(), ready));
         }
         return sorted(rows);

@@ -4,6 +4,7 @@ import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.ModelIndexEntry;
+import io.ingot.api.ModelLoadOverrides;
 import io.ingot.api.ModelMetadata;
 import io.ingot.api.ModelStatistics;
 import io.ingot.api.ResponseListener;
@@ -101,9 +102,21 @@ final class UnreadableRepositoryGate implements InferenceCore
     }
 
     @Override
+    public void loadModel(final String model, final ModelLoadOverrides overrides)
+    {
+        core.loadModel(model, overrides);
+    }
+
+    @Override
     public void unloadModel(final String model)
     {
         core.unloadModel(model);
+    }
+
+    @Override
+    public void unloadModel(final String model, final boolean unloadDependents)
+    {
+        core.unloadModel(model, unloadDependents);
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.ModelControlMode;
 import io.ingot.api.ModelIndexEntry;
+import io.ingot.api.ModelLoadOverrides;
 import io.ingot.api.ModelMetadata;
 import io.ingot.api.ModelStatistics;
 import io.ingot.api.ResponseAllocator;
@@ -59,29 +60,6 @@ public final class Core implements InferenceCore
 {
     private static final Logger LOG = System.getLogger(Core.class.getName());
 
-    /** States of a model as the repository index reports them. */
-    private static final String READY = "READY";
-    private static final String UNAVAILABLE = "UNAVAILABLE";
-
-    /**
-     * One model name: its loaded versions (an immutable snapshot, swapped whole), or why it has none. The default
-     * version is resolved once, so that a request without a version looks nothing up.
-     */
-    private record ModelSlot(String name, NavigableMap<Long, ModelRuntime> versions, String state, String reason,
-        ModelRuntime latest)
-    {
-        ModelSlot(final String name, final NavigableMap<Long, ModelRuntime> versions, final String state,
-            final String reason)
-        {
-            this(name, versions, state, reason, versions.isEmpty() ? null : versions.lastEntry().getValue());
-        }
-
-        ModelRuntime version(final long version)
-        {
-            return version == InferenceRequest.DEFAULT_VERSION ? latest : versions.get(version);
-        }
-    }
-
     private final CoreOptions options;
     private final BackendRegistry backends;
     private final PinnedAllocator pinnedAllocator;
@@ -95,6 +73,8 @@ public final class Core implements InferenceCore
     private final Object loadLock = new Object();
     private final Timekeeper timekeeper;
     private final AgentRunner timekeeperRunner;
+    private final ModelController controller;
+    private RepositoryPoller poller;
     private volatile boolean closed;
 
     private Core(final CoreOptions options)
@@ -120,6 +100,7 @@ public final class Core implements InferenceCore
         };
         this.timekeeperRunner = new AgentRunner(timekeeper, idle, true);
         timekeeperRunner.start();
+        this.controller = new ModelController(this, options, models, loadLock, completer, normalizeContext);
     }
 
     /**
@@ -131,18 +112,29 @@ public final class Core implements InferenceCore
     public static InferenceCore open(final CoreOptions options)
     {
         final Core core = new Core(options);
+        final boolean polling = options.controlMode() == ModelControlMode.POLL && core.controller.takeBaseline();
         core.loadAtStartup();
         if (options.exitOnError())
         {
-            final List<String> failures = core.repositoryIndex(false).stream()
-                .filter(entry -> !entry.state().equals(READY))
-                .map(entry -> entry.name() + ": " + entry.reason())
+            final List<String> failures = new TreeMap<>(core.models).values().stream()
+                .filter(slot -> !slot.state().equals(ModelSlot.READY))
+                .map(slot -> slot.name() + ": " + slot.reason())
                 .toList();
             if (!failures.isEmpty())
             {
                 core.close();
                 throw new InferenceException(ErrorCode.INVALID_ARG, failures.size()
                     + " model(s) failed to load at start-up (exit on error): " + String.join("; ", failures));
+            }
+        }
+        if (polling)
+        {
+            synchronized (core.loadLock)
+            {
+                if (!core.closed)
+                {
+                    core.poller = new RepositoryPoller(core.controller, options.repositoryPollSeconds());
+                }
             }
         }
         return core;
@@ -152,7 +144,7 @@ public final class Core implements InferenceCore
     {
         synchronized (loadLock)
         {
-            final boolean all = options.controlMode() == ModelControlMode.NONE
+            final boolean all = options.controlMode() != ModelControlMode.EXPLICIT
                 || options.startupModels().contains("*");
             if (!options.repositories().isEmpty())
             {
@@ -161,7 +153,7 @@ public final class Core implements InferenceCore
                 {
                     if (all || options.startupModels().contains(name))
                     {
-                        models.put(name, failed(name, reason));
+                        models.put(name, ModelSlot.failed(name, reason));
                     }
                 });
                 for (final PreparedModel model : scan.models())
@@ -184,7 +176,7 @@ public final class Core implements InferenceCore
                 }
                 catch (final ConfigException ex)
                 {
-                    install(name, failed(name, ex.getMessage()));
+                    install(name, ModelSlot.failed(name, ex.getMessage()));
                 }
             }
         }
@@ -205,7 +197,7 @@ public final class Core implements InferenceCore
     }
 
     /** Loads every version of a model; on any failure unloads what loaded and returns a failed slot. */
-    private ModelSlot load(final String name, final ModelConfig config, final List<ModelVersion> versions)
+    ModelSlot load(final String name, final ModelConfig config, final List<ModelVersion> versions)
     {
         final NavigableMap<Long, ModelRuntime> loaded = new TreeMap<>();
         try
@@ -227,23 +219,19 @@ public final class Core implements InferenceCore
                     throw ex;
                 }
             }
-            return new ModelSlot(name, Collections.unmodifiableNavigableMap(loaded), READY, "");
+            return new ModelSlot(name, Collections.unmodifiableNavigableMap(loaded), ModelSlot.READY, "");
         }
         catch (final Exception ex)
         {
             loaded.values().forEach(ModelRuntime::stop);
             final String reason = ex.getMessage() == null ? ex.toString() : ex.getMessage();
             LOG.log(Level.WARNING, "model '" + name + "' failed to load: " + reason);
-            return failed(name, reason);
+            return ModelSlot.failed(name, reason);
         }
     }
 
-    private static ModelSlot failed(final String name, final String reason)
-    {
-        return new ModelSlot(name, Collections.emptyNavigableMap(), UNAVAILABLE, reason);
-    }
-
-    private void install(final String name, final ModelSlot slot)
+    /** Puts a model's slot in the table and stops the versions of the slot it replaces. */
+    void install(final String name, final ModelSlot slot)
     {
         final ModelSlot previous = models.put(name, slot);
         if (previous != null)
@@ -323,7 +311,7 @@ public final class Core implements InferenceCore
         }
         for (final ModelSlot slot : models.values())
         {
-            if (!slot.state().equals(READY))
+            if (!slot.state().equals(ModelSlot.READY))
             {
                 return false;
             }
@@ -413,115 +401,34 @@ public final class Core implements InferenceCore
     @Override
     public List<ModelIndexEntry> repositoryIndex(final boolean readyOnly)
     {
-        final List<ModelIndexEntry> index = new ArrayList<>();
-        final TreeMap<String, ModelSlot> sorted = new TreeMap<>(models);
-        if (!readyOnly && options.controlMode() == ModelControlMode.EXPLICIT && !options.repositories().isEmpty())
-        {
-            try
-            {
-                final ScanResult scan = ModelRepository.scan(options.repositories(), options.modelConfigName(),
-                    completer, normalizeContext);
-                for (final PreparedModel model : scan.models())
-                {
-                    sorted.putIfAbsent(model.name(), failed(model.name(), "unloaded"));
-                }
-                scan.failures().forEach((name, reason) -> sorted.putIfAbsent(name, failed(name, reason)));
-            }
-            catch (final ConfigException ex)
-            {
-                LOG.log(Level.WARNING, "repository index scan failed: " + ex.getMessage());
-            }
-        }
-        for (final ModelSlot slot : sorted.values())
-        {
-            if (slot.versions().isEmpty())
-            {
-                if (!readyOnly)
-                {
-                    index.add(new ModelIndexEntry(slot.name(), "", slot.state(), slot.reason()));
-                }
-                continue;
-            }
-            for (final Map.Entry<Long, ModelRuntime> version : slot.versions().entrySet())
-            {
-                final boolean ready = version.getValue().isReady();
-                if (!readyOnly || ready)
-                {
-                    index.add(new ModelIndexEntry(slot.name(), String.valueOf(version.getKey()),
-                        ready ? READY : UNAVAILABLE, ready ? "" : "unloading"));
-                }
-            }
-        }
-        return index;
+        return controller.index(readyOnly);
     }
 
     @Override
-    public void loadModel(final String model)
+    public void loadModel(final String model, final ModelLoadOverrides overrides)
     {
-        requireExplicit("load");
-        synchronized (loadLock)
-        {
-            final ModelConfig inMemory = options.inMemoryModels().get(model);
-            final ModelSlot slot;
-            if (inMemory != null)
-            {
-                try
-                {
-                    slot = load(model, ModelConfigs.prepare(inMemory, model, completer,
-                        normalizeContext), List.of(new ModelVersion(1, null, null)));
-                }
-                catch (final ConfigException ex)
-                {
-                    throw new InferenceException(ErrorCode.INVALID_ARG, "failed to load '" + model + "': "
-                        + ex.getMessage(), ex);
-                }
-            }
-            else
-            {
-                final ScanResult scan = scan();
-                final String failure = scan.failures().get(model);
-                if (failure != null)
-                {
-                    throw new InferenceException(ErrorCode.INVALID_ARG, "failed to load '" + model + "': " + failure);
-                }
-                final PreparedModel prepared = scan.model(model).orElseThrow(() ->
-                    new InferenceException(ErrorCode.INVALID_ARG, "failed to load '" + model
-                        + "': no such model in the repositories " + options.repositories()));
-                slot = load(model, prepared.config(), prepared.versions());
-            }
-            if (!slot.state().equals(READY))
-            {
-                throw new InferenceException(ErrorCode.INVALID_ARG, "failed to load '" + model + "': "
-                    + slot.reason());
-            }
-            install(model, slot);
-        }
+        controller.load(model, overrides);
     }
 
     @Override
-    public void unloadModel(final String model)
+    public void unloadModel(final String model, final boolean unloadDependents)
     {
-        requireExplicit("unload");
-        synchronized (loadLock)
+        controller.unload(model, unloadDependents);
+    }
+
+    /** @throws InferenceException UNAVAILABLE once the core is closing */
+    void requireOpen()
+    {
+        if (closed)
         {
-            final ModelSlot slot = models.get(model);
-            if (slot == null)
-            {
-                throw new InferenceException(ErrorCode.INVALID_ARG, "failed to unload '" + model
-                    + "': no such model is loaded");
-            }
-            models.put(model, failed(model, "unloaded"));
-            slot.versions().values().forEach(ModelRuntime::stop);
+            throw new InferenceException(ErrorCode.UNAVAILABLE, "Server is stopping");
         }
     }
 
-    private void requireExplicit(final String action)
+    /** @return whether the core is closing or closed */
+    boolean isClosed()
     {
-        if (options.controlMode() != ModelControlMode.EXPLICIT)
-        {
-            throw new InferenceException(ErrorCode.UNAVAILABLE, "explicit model " + action
-                + " is not allowed if model control mode is not EXPLICIT");
-        }
+        return closed;
     }
 
     /**
@@ -540,6 +447,17 @@ public final class Core implements InferenceCore
     @Override
     public void close()
     {
+        final RepositoryPoller stopping;
+        synchronized (loadLock)
+        {
+            stopping = poller;
+            poller = null;
+        }
+        // Outside the lock: a poll under way takes it to finish its load.
+        if (stopping != null)
+        {
+            stopping.close();
+        }
         synchronized (loadLock)
         {
             if (closed)
@@ -551,6 +469,7 @@ public final class Core implements InferenceCore
             {
                 slot.versions().values().forEach(ModelRuntime::stop);
             }
+            controller.close();
             timekeeper.close();
             timekeeperRunner.join();
         }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -98,6 +99,25 @@ public final class ModelRepository
     public static ScanResult scan(final List<Path> roots, final String modelConfigName,
         final BackendAutoCompleter completer, final NormalizeContext context) throws ConfigException
     {
+        return scan(roots, modelConfigName, completer, context, name -> true);
+    }
+
+    /**
+     * Scans several repositories as one, preparing only the models whose names {@code wanted} accepts (a reload of
+     * one model need not parse the others). A wanted name found in more than one repository still fails.
+     *
+     * @param roots           the repository directories
+     * @param modelConfigName as for {@link #scan(List, String, BackendAutoCompleter, NormalizeContext)}
+     * @param completer       backend auto-complete
+     * @param context         the machine's GPUs
+     * @param wanted          which model names to prepare
+     * @return the prepared models, the failures and the warnings of the wanted names
+     * @throws ConfigException as {@link #scan(List, String, BackendAutoCompleter, NormalizeContext)} does
+     */
+    public static ScanResult scan(final List<Path> roots, final String modelConfigName,
+        final BackendAutoCompleter completer, final NormalizeContext context, final Predicate<String> wanted)
+        throws ConfigException
+    {
         Objects.requireNonNull(completer, "completer");
         Objects.requireNonNull(context, "context");
         final String configName = modelConfigName == null ? "" : modelConfigName;
@@ -122,6 +142,10 @@ public final class ModelRepository
         for (final Map.Entry<String, List<Path>> entry : byName.entrySet())
         {
             final String name = entry.getKey();
+            if (!wanted.test(name))
+            {
+                continue;
+            }
             if (entry.getValue().size() > 1)
             {
                 failures.put(name, "model '" + name + "' appears in more than one model repository: "
@@ -147,7 +171,12 @@ public final class ModelRepository
         return new ScanResult(models, failures, warnings);
     }
 
-    private static List<Path> modelDirectories(final Path root) throws ConfigException
+    /**
+     * @param root a repository directory
+     * @return its subdirectories (the model directories), sorted; files beside them are ignored
+     * @throws ConfigException NOT_FOUND when {@code root} is not a directory; INTERNAL when it cannot be listed
+     */
+    public static List<Path> modelDirectories(final Path root) throws ConfigException
     {
         if (!Files.isDirectory(root))
         {

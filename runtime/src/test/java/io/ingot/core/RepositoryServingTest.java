@@ -50,7 +50,8 @@ class RepositoryServingTest
         output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ -1 ] } ]
         """;
 
-    private static void model(final Path repo, final String name, final String config, final String... versions)
+    /** Writes a model directory: its configuration and empty version directories. Shared with ModelControlTest. */
+    static void model(final Path repo, final String name, final String config, final String... versions)
         throws IOException
     {
         final Path dir = Files.createDirectories(repo.resolve(name));
@@ -186,7 +187,8 @@ class RepositoryServingTest
             .controlMode(ModelControlMode.EXPLICIT).build()))
         {
             assertThrows(InferenceException.class, () -> core.submit(addSubRequest(0)));
-            assertEquals("UNAVAILABLE", core.repositoryIndex(false).get(0).state());
+            assertEquals(new ModelIndexEntry("add_sub", "", "", ""), core.repositoryIndex(false).get(0),
+                "a model that was never loaded carries only its name, as in Triton");
             core.loadModel("add_sub");
             assertTrue(await(core.submit(addSubRequest(0))).isOk());
             core.unloadModel("add_sub");
@@ -201,7 +203,8 @@ class RepositoryServingTest
         {
             final InferenceException notExplicit = assertThrows(InferenceException.class,
                 () -> core.unloadModel("add_sub"));
-            assertTrue(notExplicit.getMessage().contains("EXPLICIT"));
+            assertEquals("explicit model load / unload is not allowed if polling is enabled",
+                notExplicit.getMessage());
         }
     }
 }

@@ -8,6 +8,7 @@ import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.ModelIndexEntry;
+import io.ingot.api.ModelLoadOverrides;
 import io.ingot.api.ResponseListener;
 import io.ingot.api.ServerMetadata;
 import io.ingot.server.protocol.InferCall;
@@ -58,6 +59,7 @@ import io.ingot.server.shm.SharedMemoryRegion;
 import io.ingot.server.shm.SystemSharedMemoryRegistry;
 import io.netty.buffer.ByteBufAllocator;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -194,18 +196,45 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
     {
         answer(observer, () ->
         {
-            for (final Map.Entry<String, ModelRepositoryParameter> parameter : request.getParametersMap().entrySet())
-            {
-                if (parameter.getKey().equals("config") || parameter.getKey().startsWith("file:"))
-                {
-                    throw new InferenceException(ErrorCode.UNSUPPORTED, "loading model '" + request.getModelName()
-                        + "' with parameter '" + parameter.getKey() + "' is not supported: put the configuration "
-                        + "and files in the model repository");
-                }
-            }
-            core.loadModel(request.getModelName());
+            requireNoRepositoryName(request.getRepositoryName());
+            core.loadModel(request.getModelName(), loadOverrides(request.getParametersMap()));
             return RepositoryModelLoadResponse.getDefaultInstance();
         });
+    }
+
+    /** Triton's load parameters: {@code config} as string_param, {@code file:<path>} as bytes_param. */
+    private static ModelLoadOverrides loadOverrides(final Map<String, ModelRepositoryParameter> parameters)
+    {
+        String config = null;
+        final Map<String, byte[]> files = new LinkedHashMap<>();
+        for (final Map.Entry<String, ModelRepositoryParameter> parameter : parameters.entrySet())
+        {
+            final String name = parameter.getKey();
+            final ModelRepositoryParameter value = parameter.getValue();
+            if (name.equals("config"))
+            {
+                if (value.getParameterChoiceCase() != ModelRepositoryParameter.ParameterChoiceCase.STRING_PARAM)
+                {
+                    throw new InferenceException(ErrorCode.INVALID_ARG, "invalid value type for load parameter '"
+                        + name + "', expected string_param.");
+                }
+                config = value.getStringParam();
+            }
+            else if (name.startsWith("file:"))
+            {
+                if (value.getParameterChoiceCase() != ModelRepositoryParameter.ParameterChoiceCase.BYTES_PARAM)
+                {
+                    throw new InferenceException(ErrorCode.INVALID_ARG, "invalid value type for load parameter '"
+                        + name + "', expected bytes_param.");
+                }
+                files.put(name.substring("file:".length()), value.getBytesParam().toByteArray());
+            }
+            else
+            {
+                throw new InferenceException(ErrorCode.INVALID_ARG, "unrecognized load parameter '" + name + "'.");
+            }
+        }
+        return new ModelLoadOverrides(config, files);
     }
 
     @Override
@@ -214,9 +243,29 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
     {
         answer(observer, () ->
         {
-            core.unloadModel(request.getModelName());
+            requireNoRepositoryName(request.getRepositoryName());
+            boolean unloadDependents = false;
+            final ModelRepositoryParameter dependents = request.getParametersMap().get("unload_dependents");
+            if (dependents != null)
+            {
+                if (dependents.getParameterChoiceCase() != ModelRepositoryParameter.ParameterChoiceCase.BOOL_PARAM)
+                {
+                    throw new InferenceException(ErrorCode.INVALID_ARG,
+                        "invalid value type for 'unload_dependents' parameter, expected bool_param.");
+                }
+                unloadDependents = dependents.getBoolParam();
+            }
+            core.unloadModel(request.getModelName(), unloadDependents);
             return RepositoryModelUnloadResponse.getDefaultInstance();
         });
+    }
+
+    private static void requireNoRepositoryName(final String repository)
+    {
+        if (!repository.isEmpty())
+        {
+            throw new InferenceException(ErrorCode.UNSUPPORTED, "'repository_name' specification is not supported");
+        }
     }
 
     @Override

@@ -5,6 +5,7 @@ import com.google.gson.JsonObject;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
+import io.ingot.api.ModelLoadOverrides;
 import io.ingot.api.ServerMetadata;
 import io.ingot.api.ModelConfigJson;
 import io.ingot.server.json.JsonBodies;
@@ -19,6 +20,8 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -30,6 +33,9 @@ import java.util.function.Consumer;
  */
 public final class HttpControlEndpoints
 {
+    /** The prefix of a load parameter that carries a file of the model directory. */
+    private static final String FILE_PREFIX = "file:";
+
     private final InferenceCore core;
     private final SystemSharedMemoryRegistry sharedMemory;
 
@@ -160,37 +166,84 @@ public final class HttpControlEndpoints
 
     private FullHttpResponse repositoryControl(final HttpRoute.RepositoryControl control, final ByteBuf body)
     {
-        if (body.isReadable())
-        {
-            final JsonObject request = JsonBodies.object(JsonBodies.parse(body, 0, body.readableBytes()),
-                "the repository request");
-            final JsonObject parameters = JsonBodies.optionalObject(request, "parameters", "the repository request");
-            if (parameters != null && control.load())
-            {
-                for (final Map.Entry<String, JsonElement> parameter : parameters.entrySet())
-                {
-                    if (parameter.getKey().equals("config") || parameter.getKey().startsWith("file:"))
-                    {
-                        throw new InferenceException(ErrorCode.UNSUPPORTED, "loading model '" + control.model()
-                            + "' with parameter '" + parameter.getKey() + "' is not supported: put the configuration "
-                            + "and files in the model repository");
-                    }
-                }
-            }
-            if (parameters != null && !control.load() && parameters.has("unload_dependents"))
-            {
-                JsonBodies.bool(parameters.get("unload_dependents"), "unload_dependents", "the unload request");
-            }
-        }
+        final JsonObject parameters = controlParameters(control, body);
         if (control.load())
         {
-            core.loadModel(control.model());
+            core.loadModel(control.model(), loadOverrides(control.model(), parameters));
         }
         else
         {
-            core.unloadModel(control.model());
+            final JsonElement dependents = parameters == null ? null : parameters.get("unload_dependents");
+            core.unloadModel(control.model(), dependents != null
+                && JsonBodies.bool(dependents, "unload_dependents", "the unload request of model '"
+                    + control.model() + "'"));
         }
         return HttpResponses.empty(HttpResponseStatus.OK);
+    }
+
+    /** @return the request's {@code parameters} object, or {@code null} when the body or the member is absent */
+    private static JsonObject controlParameters(final HttpRoute.RepositoryControl control, final ByteBuf body)
+    {
+        if (!body.isReadable())
+        {
+            return null;
+        }
+        final String context = "the " + (control.load() ? "load" : "unload") + " request of model '"
+            + control.model() + "'";
+        final JsonObject request = JsonBodies.object(JsonBodies.parse(body, 0, body.readableBytes()), context);
+        return JsonBodies.optionalObject(request, "parameters", context);
+    }
+
+    /**
+     * Triton's load parameters: {@code config} (a JSON string) and {@code file:<path>} (base64 content); any other
+     * name is refused as Triton's HTTP frontend refuses it.
+     */
+    private static ModelLoadOverrides loadOverrides(final String model, final JsonObject parameters)
+    {
+        if (parameters == null)
+        {
+            return ModelLoadOverrides.NONE;
+        }
+        String config = null;
+        final Map<String, byte[]> files = new LinkedHashMap<>();
+        for (final Map.Entry<String, JsonElement> parameter : parameters.entrySet())
+        {
+            final String name = parameter.getKey();
+            final JsonElement value = parameter.getValue();
+            if (!value.isJsonPrimitive() || !value.getAsJsonPrimitive().isString())
+            {
+                throw new InferenceException(ErrorCode.INVALID_ARG, "load parameter '" + name + "' of model '"
+                    + model + "' must be a JSON string, got " + JsonBodies.describe(value));
+            }
+            if (name.equals("config"))
+            {
+                config = value.getAsString();
+            }
+            else if (name.startsWith(FILE_PREFIX))
+            {
+                files.put(name.substring(FILE_PREFIX.length()), decodeBase64(model, name, value.getAsString()));
+            }
+            else
+            {
+                throw new InferenceException(ErrorCode.INTERNAL, "unexpected error on creating Triton parameter: "
+                    + "unrecognized load parameter '" + name + "' of model '" + model + "' (a load request takes "
+                    + "'config' and 'file:<path>')");
+            }
+        }
+        return new ModelLoadOverrides(config, files);
+    }
+
+    private static byte[] decodeBase64(final String model, final String parameter, final String text)
+    {
+        try
+        {
+            return Base64.getDecoder().decode(text);
+        }
+        catch (final IllegalArgumentException e)
+        {
+            throw new InferenceException(ErrorCode.INVALID_ARG, "load parameter '" + parameter + "' of model '"
+                + model + "' must hold base64 content: " + e.getMessage());
+        }
     }
 
     private FullHttpResponse registerRegion(final String region, final ByteBuf body)

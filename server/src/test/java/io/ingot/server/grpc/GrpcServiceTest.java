@@ -210,7 +210,7 @@ class GrpcServiceTest
             .build());
         assertTrue(server.grpc().modelReady(ModelReadyRequest.newBuilder().setName("identity_mixed").build())
             .getReady());
-        assertStatus(Status.Code.INVALID_ARGUMENT, "nope", () -> server.grpc().repositoryModelLoad(
+        assertStatus(Status.Code.INTERNAL, "failed to load 'nope'", () -> server.grpc().repositoryModelLoad(
             RepositoryModelLoadRequest.newBuilder().setModelName("nope").build()));
     }
 

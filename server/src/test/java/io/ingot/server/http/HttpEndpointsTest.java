@@ -175,8 +175,12 @@ class HttpEndpointsTest
         assertEquals(200, server.get("/v2/models/identity_fp16/ready").statusCode());
 
         assertError(server.post("/v2/repository/models/identity_fp16/load",
-            "{\"parameters\":{\"config\":\"{}\"}}"), 501, "'config'");
-        assertError(server.post("/v2/repository/models/nope/load", ""), 400, "nope");
+            "{\"parameters\":{\"config\":\"{}\"}}"), 500,
+            "failed to load 'identity_fp16', failed to poll from model repository: ");
+        assertEquals(200, server.get("/v2/models/identity_fp16/ready").statusCode(),
+            "a failed reload keeps the loaded model serving");
+        assertError(server.post("/v2/repository/models/nope/load", ""), 500,
+            "failed to load 'nope', failed to poll from model repository");
         assertError(server.post("/v2/repository/models/add_sub/load", "{bad"), 400, "failed to parse");
     }
 

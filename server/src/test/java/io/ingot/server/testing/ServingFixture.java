@@ -57,13 +57,18 @@ public final class ServingFixture implements AutoCloseable
      */
     public ServingFixture(final UnaryOperator<FrontendOptions> frontendOptions)
     {
-        final CoreOptions.Builder options = CoreOptions.builder().controlMode(ModelControlMode.EXPLICIT)
-            .startupModel("*").responseCache(1 << 20);
-        for (final String pbtxt : MODELS)
-        {
-            options.model(config(pbtxt));
-        }
-        core = InferenceCore.open(options.build());
+        this(fixtureModels(), frontendOptions);
+    }
+
+    /**
+     * Starts the frontends over a core of the given options instead of the fixture's models.
+     *
+     * @param coreOptions     the core's options
+     * @param frontendOptions changes to the fixture's frontend options (ephemeral ports, {@link #MAX_HTTP_BYTES})
+     */
+    public ServingFixture(final CoreOptions coreOptions, final UnaryOperator<FrontendOptions> frontendOptions)
+    {
+        core = InferenceCore.open(coreOptions);
         frontends = ServerFrontends.start(core, frontendOptions.apply(FrontendOptions.defaults().withPorts(0, 0, 0)
             .withMaxHttpRequestBytes(MAX_HTTP_BYTES)));
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
@@ -157,6 +162,17 @@ public final class ServingFixture implements AutoCloseable
         instance_group [{ kind: KIND_CPU count: 2 }]
         """,
     };
+
+    private static CoreOptions fixtureModels()
+    {
+        final CoreOptions.Builder options = CoreOptions.builder().controlMode(ModelControlMode.EXPLICIT)
+            .startupModel("*").responseCache(1 << 20);
+        for (final String pbtxt : MODELS)
+        {
+            options.model(config(pbtxt));
+        }
+        return options.build();
+    }
 
     private static ModelConfig config(final String pbtxt)
     {

@@ -1,0 +1,68 @@
+package io.ingot.core;
+
+import io.ingot.api.InferenceRequest;
+
+import java.util.Collections;
+import java.util.NavigableMap;
+
+/**
+ * One model name: its loaded versions (an immutable snapshot, swapped whole), or its state and why it has none. The
+ * default version is resolved once, so that a request without a version looks nothing up. Immutable.
+ *
+ * @param name     the model name
+ * @param versions the loaded versions, ascending; empty when none is loaded
+ * @param state    {@link #READY}, {@link #UNAVAILABLE}, {@link #LOADING} or {@link #UNLOADING}
+ * @param reason   why the model has no version, empty otherwise
+ * @param latest   the highest loaded version, {@code null} when none is
+ */
+record ModelSlot(String name, NavigableMap<Long, ModelRuntime> versions, String state, String reason,
+    ModelRuntime latest)
+{
+    /** A model (version) that serves. */
+    static final String READY = "READY";
+    /** A model (version) that does not serve: failed, or unloaded. */
+    static final String UNAVAILABLE = "UNAVAILABLE";
+    /** A model that is being loaded for the first time. */
+    static final String LOADING = "LOADING";
+    /** A model that is being unloaded. */
+    static final String UNLOADING = "UNLOADING";
+    /** Triton's reason for a model that was unloaded. */
+    static final String UNLOADED = "unloaded";
+
+    ModelSlot(final String name, final NavigableMap<Long, ModelRuntime> versions, final String state,
+        final String reason)
+    {
+        this(name, versions, state, reason, versions.isEmpty() ? null : versions.lastEntry().getValue());
+    }
+
+    /**
+     * @param name   the model name
+     * @param reason why it has no version
+     * @return a slot with no version, UNAVAILABLE for that reason
+     */
+    static ModelSlot failed(final String name, final String reason)
+    {
+        return new ModelSlot(name, Collections.emptyNavigableMap(), UNAVAILABLE, reason);
+    }
+
+    /**
+     * @param name  the model name
+     * @param state {@link #LOADING} or {@link #UNLOADING}
+     * @return a slot with no version in that state
+     */
+    static ModelSlot transition(final String name, final String state)
+    {
+        return new ModelSlot(name, Collections.emptyNavigableMap(), state, "");
+    }
+
+    ModelRuntime version(final long version)
+    {
+        return version == InferenceRequest.DEFAULT_VERSION ? latest : versions.get(version);
+    }
+
+    /** @return whether at least one version serves */
+    boolean serving()
+    {
+        return !versions.isEmpty();
+    }
+}
