@@ -61,6 +61,7 @@ final class ModelRuntime implements InstanceHost
     private final ResponsePool responses;
     private final ModelStatsRecorder stats;
     private final RequestValidator validator;
+    private final OutputLabels labels;
     private final ModelScheduler scheduler;
     private final Timekeeper timekeeper;
     private final OrderedDelivery ordered;
@@ -84,6 +85,7 @@ final class ModelRuntime implements InstanceHost
                 + "' has more than 63 inputs or outputs, which Ingot does not support");
         }
         this.validator = new RequestValidator(name, config);
+        this.labels = OutputLabels.load(name, config, context.versionDirectory());
         final SchedulerSettings settings = SchedulerSettings.of(config);
         final LevelAdmission admission = new LevelAdmission(settings);
         final BatchPolicy policy = settings.dynamic()
@@ -250,6 +252,15 @@ final class ModelRuntime implements InstanceHost
     public ModelConfig config()
     {
         return config;
+    }
+
+    /**
+     * @param output an output's name
+     * @return its class labels (from {@code label_filename}), empty when it has none
+     */
+    List<String> outputLabels(final String output)
+    {
+        return labels.of(output);
     }
 
     @Override
