@@ -29,7 +29,7 @@ import java.util.logging.StreamHandler;
  * {@link #update} and {@link #logFile}.
  *
  * <p>Levels map as Triton's do: error = {@code SEVERE} ({@code System.Logger.Level.ERROR}), warning =
- * {@code WARNING}, info = {@code INFO} and {@code CONFIG}; verbose level 1 adds {@code FINE} ({@code DEBUG}), 2
+ * {@code WARNING}, info = {@code INFO}; verbose level 1 adds {@code CONFIG} and {@code FINE} ({@code DEBUG}), 2
  * adds {@code FINER} ({@code TRACE}), 3 or more adds {@code FINEST}. Each of error, warning and info is switched on
  * and off on its own, as in Triton, by a filter on the root logger's handlers.
  *
@@ -243,7 +243,7 @@ public final class LogSettings
         }
         if (settings.info())
         {
-            return Level.CONFIG;
+            return Level.INFO;
         }
         return settings.warning() ? Level.WARNING : settings.error() ? Level.SEVERE : Level.OFF;
     }
@@ -264,7 +264,7 @@ public final class LogSettings
         {
             return settings.warning();
         }
-        if (value >= Level.CONFIG.intValue())
+        if (value >= Level.INFO.intValue())
         {
             return settings.info();
         }
@@ -346,7 +346,7 @@ public final class LogSettings
             {
                 return 'W';
             }
-            return value >= Level.CONFIG.intValue() ? 'I' : 'V';
+            return value >= Level.INFO.intValue() ? 'I' : 'V';
         }
 
         private static String source(final LogRecord record)
