@@ -9,6 +9,7 @@ import io.ingot.server.proto.InferParameter;
 import io.ingot.server.proto.InferTensorContents;
 import io.ingot.server.proto.ModelInferRequest;
 import io.ingot.server.shm.SystemSharedMemoryRegistry;
+import io.ingot.server.testing.ShmObject;
 import io.netty.buffer.ByteBufAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -130,7 +131,9 @@ class GrpcInferDecoderTest
             .addInputs(input("B", "FP32", 1))
             .addRawInputContents(rawFloats(1f))
             .build()));
-        assertTrue(mixed.getMessage().contains("contents field must not be specified"), mixed.getMessage());
+        // server src/grpc/infer_handler.cc names the model in content errors.
+        assertTrue(mixed.getMessage().startsWith("contents field must not be specified when using raw_input_contents "
+            + "for 'A' for model 'm'"), mixed.getMessage());
         final InferenceException extra = assertThrows(InferenceException.class, () -> decode(ModelInferRequest
             .newBuilder().setModelName("m").addInputs(input("A", "FP32", 1))
             .addRawInputContents(rawFloats(1f)).addRawInputContents(rawFloats(2f)).build()));
@@ -167,5 +170,37 @@ class GrpcInferDecoderTest
             .build());
         assertThrows(InferenceException.class, () -> decode(base.clone().putParameters("triton_other",
             InferParameter.newBuilder().setBoolParam(true).build()).build()));
+    }
+
+    @Test
+    void sharedMemoryOffsetsAreUnsigned64BitAsTritonReadsThem()
+    {
+        try (ShmObject object = new ShmObject(256))
+        {
+            registry.register("g", object.key(), 0, 64);
+            // Triton's clients send int64_param; Triton reads it into a uint64, so -1 is 2^64-1, past the region.
+            for (final InferParameter offset : new InferParameter[] {InferParameter.newBuilder().setInt64Param(-1)
+                .build(), InferParameter.newBuilder().setUint64Param(-2).build()})
+            {
+                final InferenceException far = assertThrows(InferenceException.class, () -> decode(ModelInferRequest
+                    .newBuilder().setModelName("m").addInputs(input("A", "FP32", 1)
+                        .putParameters("shared_memory_region", InferParameter.newBuilder().setStringParam("g").build())
+                        .putParameters("shared_memory_byte_size", InferParameter.newBuilder().setInt64Param(4).build())
+                        .putParameters("shared_memory_offset", offset)).build()));
+                assertTrue(far.getMessage().startsWith("Invalid offset for shared memory region: 'g'"),
+                    far.getMessage());
+            }
+            final InferenceException typed = assertThrows(InferenceException.class, () -> decode(ModelInferRequest
+                .newBuilder().setModelName("m").addInputs(input("A", "FP32", 1)
+                    .putParameters("shared_memory_region", InferParameter.newBuilder().setStringParam("g").build())
+                    .putParameters("shared_memory_byte_size", InferParameter.newBuilder().setStringParam("4")
+                        .build())).build()));
+            assertEquals("invalid value type for 'shared_memory_byte_size' parameter for tensor 'A', expected "
+                + "int64_param.", typed.getMessage());
+        }
+        finally
+        {
+            registry.close();
+        }
     }
 }
