@@ -132,7 +132,7 @@ public final class GrpcInferDecoder
                 {
                     if (RequestParameters.isTritonReserved(key))
                     {
-                        throw RequestParameters.tritonReserved(key);
+                        throw RequestParameters.tritonReservedOverGrpc(key);
                     }
                     if (value.getParameterChoiceCase() == InferParameter.ParameterChoiceCase.UINT64_PARAM)
                     {

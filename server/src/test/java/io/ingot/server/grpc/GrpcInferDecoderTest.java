@@ -168,8 +168,11 @@ class GrpcInferDecoderTest
         assertTrue(sequence.getMessage().contains("sequence"), sequence.getMessage());
         decode(base.clone().putParameters("sequence_id", InferParameter.newBuilder().setInt64Param(0).build())
             .build());
-        assertThrows(InferenceException.class, () -> decode(base.clone().putParameters("triton_other",
-            InferParameter.newBuilder().setBoolParam(true).build()).build()));
+        final InferenceException reserved = assertThrows(InferenceException.class, () -> decode(base.clone()
+            .putParameters("triton_other", InferParameter.newBuilder().setBoolParam(true).build()).build()));
+        assertTrue(reserved.getMessage().startsWith("parameter keys starting with 'triton_' are reserved for Triton "
+            + "usage. Only the following keys starting with 'triton_' are allowed: "
+            + "triton_enable_empty_final_response"), reserved.getMessage());
     }
 
     @Test

@@ -140,7 +140,8 @@ class HttpInferDecoderTest
         assertThrows(InferenceException.class,
             () -> decode("{\"parameters\":{\"sequence_start\":true}" + input, new byte[0], null));
         final InferenceException triton = refused("{\"parameters\":{\"triton_x\":1}" + input, new byte[0], null);
-        assertTrue(triton.getMessage().contains("triton_x"), triton.getMessage());
+        assertEquals("parameter keys starting with 'triton_' are reserved for Triton usage and should not be "
+            + "specified. (parameter 'triton_x')", triton.getMessage());
         final InferenceException priority = refused("{\"parameters\":{\"priority\":-1}" + input, new byte[0], null);
         assertTrue(priority.getMessage().contains("Unable to parse 'priority'"), priority.getMessage());
     }
