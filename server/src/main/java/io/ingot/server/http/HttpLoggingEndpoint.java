@@ -12,6 +12,8 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 
+import java.util.function.Supplier;
+
 /**
  * {@code GET/POST /v2/logging}, Triton's logging extension over HTTP (server src/http_server.cc
  * {@code HandleLogging}): POST changes any of {@code log_info}, {@code log_warning}, {@code log_error} (booleans),
@@ -22,6 +24,8 @@ import io.netty.handler.codec.http.HttpResponseStatus;
  */
 final class HttpLoggingEndpoint
 {
+    private static final String CONTEXT = "the log settings request";
+
     private HttpLoggingEndpoint()
     {
     }
@@ -30,8 +34,7 @@ final class HttpLoggingEndpoint
     {
         final LogSettings settings = LogSettings.global();
         final LogSettings.Snapshot now = route.update() && body.isReadable()
-            ? settings.update(change(JsonBodies.object(JsonBodies.parse(body, 0, body.readableBytes()),
-                "the log settings request")))
+            ? settings.update(change(JsonBodies.object(JsonBodies.parse(body, 0, body.readableBytes()), CONTEXT)))
             : settings.current();
         final ByteBuf out = alloc.buffer(160);
         new JsonOutput(out).beginObject()
@@ -56,16 +59,8 @@ final class HttpLoggingEndpoint
         final JsonElement level = request.get("log_verbose_level");
         if (isSet(level))
         {
-            final long value;
-            try
-            {
-                value = JsonBodies.unsigned64(level, "log_verbose_level", "the log settings request");
-            }
-            catch (final InferenceException notUnsigned)
-            {
-                throw new InferenceException(ErrorCode.INVALID_ARG, "attempt to access JSON non-unsigned-integer as "
-                    + "unsigned-integer (" + notUnsigned.getMessage() + ")");
-            }
+            final long value = asTriton("attempt to access JSON non-unsigned-integer as unsigned-integer",
+                () -> JsonBodies.unsigned64(level, "log_verbose_level", CONTEXT));
             // Triton keeps the level in an int32; larger values log everything, as they do there.
             verbose = Long.compareUnsigned(value, Integer.MAX_VALUE) > 0 ? Integer.MAX_VALUE : (int) value;
         }
@@ -77,16 +72,8 @@ final class HttpLoggingEndpoint
         final JsonElement formatValue = request.get("log_format");
         if (isSet(formatValue))
         {
-            final String name;
-            try
-            {
-                name = JsonBodies.optionalString(request, "log_format", "the log settings request");
-            }
-            catch (final InferenceException notString)
-            {
-                throw new InferenceException(ErrorCode.INVALID_ARG, "attempt to access JSON non-string as string ("
-                    + notString.getMessage() + ")");
-            }
+            final String name = asTriton("attempt to access JSON non-string as string",
+                () -> JsonBodies.optionalString(request, "log_format", CONTEXT));
             format = LogSettings.Format.of(name);
             if (format == null)
             {
@@ -105,14 +92,19 @@ final class HttpLoggingEndpoint
         {
             return null;
         }
+        return asTriton("attempt to access JSON non-boolean as boolean", () -> JsonBodies.bool(value, key, CONTEXT));
+    }
+
+    /** Reads a value; a refusal carries TritonJson's text for the type first, then Ingot's naming the key. */
+    private static <T> T asTriton(final String tritonText, final Supplier<T> read)
+    {
         try
         {
-            return JsonBodies.bool(value, key, "the log settings request");
+            return read.get();
         }
-        catch (final InferenceException notBoolean)
+        catch (final InferenceException wrongType)
         {
-            throw new InferenceException(ErrorCode.INVALID_ARG, "attempt to access JSON non-boolean as boolean ("
-                + notBoolean.getMessage() + ")");
+            throw new InferenceException(ErrorCode.INVALID_ARG, tritonText + " (" + wrongType.getMessage() + ")");
         }
     }
 
