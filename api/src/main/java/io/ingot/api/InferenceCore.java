@@ -126,6 +126,23 @@ public interface InferenceCore extends AutoCloseable
     ModelConfig modelConfig(String model, long version);
 
     /**
+     * The class labels of an output, read when the model loaded from the file its configuration names in
+     * {@code label_filename} (one label per line, in the model directory), as Triton's classification extension
+     * uses them: label {@code i} names class index {@code i}.
+     *
+     * @param model   model name
+     * @param version version, or {@link InferenceRequest#DEFAULT_VERSION}
+     * @param output  the output's name
+     * @return the labels, immutable; empty when the output has no {@code label_filename} (or is unknown)
+     * @throws InferenceException as {@link #modelConfig} does for an unknown model or version
+     */
+    default List<String> outputLabels(final String model, final long version, final String output)
+    {
+        modelConfig(model, version);
+        return List.of();
+    }
+
+    /**
      * @param model   model name, or {@code null}/empty for every model
      * @param version version, or {@link InferenceRequest#DEFAULT_VERSION} for every loaded version
      * @return statistics, one entry per model version: a snapshot taken now, immutable

@@ -372,6 +372,12 @@ public final class Core implements InferenceCore
     }
 
     @Override
+    public List<String> outputLabels(final String model, final long version, final String output)
+    {
+        return runtime(model, version).outputLabels(output);
+    }
+
+    @Override
     public List<ModelStatistics> modelStatistics(final String model, final long version)
     {
         final List<ModelStatistics> result = new ArrayList<>();

@@ -70,6 +70,7 @@ final class ModelRuntime implements InstanceHost
     private final Path modelDirectory;
     /** The sequence batcher's request checks, or {@code null} for a model without one. */
     private final SequenceAdmission sequences;
+    private final OutputLabels labels;
     private final ModelScheduler scheduler;
     private final Timekeeper timekeeper;
     private final OrderedDelivery ordered;
@@ -95,6 +96,7 @@ final class ModelRuntime implements InstanceHost
                 + "' has more than 63 inputs or outputs, which Ingot does not support");
         }
         this.validator = new RequestValidator(name, config);
+        this.labels = OutputLabels.load(name, config, context.versionDirectory());
         final SchedulerSettings settings = SchedulerSettings.of(config);
         final LevelAdmission admission = new LevelAdmission(settings);
         final List<InstanceContext> contexts = instanceContexts(context);
@@ -311,6 +313,15 @@ final class ModelRuntime implements InstanceHost
     public ModelConfig config()
     {
         return config;
+    }
+
+    /**
+     * @param output an output's name
+     * @return its class labels (from {@code label_filename}), empty when it has none
+     */
+    List<String> outputLabels(final String output)
+    {
+        return labels.of(output);
     }
 
     @Override

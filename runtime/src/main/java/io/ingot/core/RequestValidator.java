@@ -31,6 +31,12 @@ final class RequestValidator
      */
     private static final Thread NOT_THE_CALLER = Thread.ofPlatform().unstarted(() -> { });
 
+    /** Triton's note after a shape mismatch of a batching model (core src/infer_request.cc). */
+    private static final String IMPLICIT_BATCH_NOTE = "NOTE: Setting a non-zero max_batch_size in the model config "
+        + "requires a batch dimension to be prepended to each input shape. If you want to specify the full shape "
+        + "including the batch dim in your input dims config, try setting max_batch_size to zero. See the model "
+        + "configuration docs for more info on max_batch_size.";
+
     private static final ValueLayout.OfInt LENGTH_PREFIX =
         ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
@@ -44,6 +50,7 @@ final class RequestValidator
     private final long allOutputs;
     private final boolean batching;
     private final int maxBatchSize;
+    private final int requiredInputs;
 
     /**
      * @param name   the model's name, for messages
@@ -71,11 +78,21 @@ final class RequestValidator
             outputIndex.put(config.getOutput(i).getName(), i);
         }
         allOutputs = config.getOutputCount() == 0 ? 0 : (1L << config.getOutputCount()) - 1;
+        int required = 0;
+        for (final boolean optional : inputOptional)
+        {
+            required += optional ? 0 : 1;
+        }
+        requiredInputs = required;
     }
 
     /**
      * Checks a request against the configuration and fills in the bookkeeping the scheduler needs: each configured
      * input's index in the request, the set of inputs present, the outputs to return, and the batch size.
+     *
+     * <p>The checks run in the order Triton's core runs them (core src/infer_request.cc {@code Normalize}):
+     * requested outputs, the number of inputs, each input's name and batch dimension, the batch-size limit, then
+     * each input's datatype, shape and byte size. Each message is Triton's; where Ingot adds detail, it follows.
      *
      * @param request the request
      * @param pending its bookkeeping, filled in
@@ -83,7 +100,13 @@ final class RequestValidator
      */
     void validate(final InferenceRequest request, final PendingRequest pending)
     {
+        final long requested = requestedOutputs(request);
         final int configInputs = inputTypes.length;
+        final int given = request.inputCount();
+        if (given > configInputs || given < requiredInputs)
+        {
+            throw invalid(request, inputCountMessage(request));
+        }
         pending.ensureInputCapacity(configInputs);
         final int[] byConfig = pending.inputIndexByConfig;
         for (int i = 0; i < configInputs; i++)
@@ -92,7 +115,7 @@ final class RequestValidator
         }
         long present = 0;
         long batchSize = -1;
-        for (int i = 0; i < request.inputCount(); i++)
+        for (int i = 0; i < given; i++)
         {
             final String inputName = request.inputName(i);
             final Integer index = inputName == null ? null : inputIndex.get(inputName);
@@ -102,38 +125,28 @@ final class RequestValidator
             }
             if (byConfig[index] >= 0)
             {
-                throw invalid(request, "input '" + inputName + "' is given more than once for model '" + name + "'");
+                throw invalid(request, "input '" + inputName + "' already exists in request (model '" + name
+                    + "')");
             }
             byConfig[index] = i;
             present |= 1L << index;
-            final DataType expected = inputTypes[index];
-            if (request.inputDataType(i) != expected)
-            {
-                throw invalid(request, "inference input '" + inputName + "' data-type is '"
-                    + request.inputDataType(i) + "', but model '" + name + "' expects '" + expected + "'");
-            }
-            final long inputBatch = checkShape(request, i, index);
             if (batching)
             {
+                if (request.inputRank(i) == 0)
+                {
+                    throw invalid(request, "input '" + inputName + "' has no shape but model requires batch "
+                        + "dimension for '" + name + "'");
+                }
+                final long inputBatch = request.inputDim(i, 0);
                 if (batchSize < 0)
                 {
                     batchSize = inputBatch;
                 }
                 else if (batchSize != inputBatch)
                 {
-                    throw invalid(request, "input '" + inputName + "' has batch size " + inputBatch
-                        + " but an earlier input has " + batchSize + " for model '" + name
-                        + "': every input must have the same batch size");
+                    throw invalid(request, "input '" + inputName + "' batch size does not match other inputs for '"
+                        + name + "' (it has " + inputBatch + ", an earlier input " + batchSize + ")");
                 }
-            }
-            checkByteSize(request, i, expected);
-        }
-        for (int c = 0; c < configInputs; c++)
-        {
-            if (byConfig[c] < 0 && !inputOptional[c])
-            {
-                throw invalid(request, "expected " + requiredInputs() + " inputs but got " + request.inputCount()
-                    + " inputs for model '" + name + "'; missing required input(s) " + missingInputs(byConfig));
             }
         }
         if (batching && batchSize > maxBatchSize)
@@ -141,23 +154,28 @@ final class RequestValidator
             throw invalid(request, "inference request batch-size must be <= " + maxBatchSize + " for '" + name
                 + "'");
         }
-        long requested = 0;
-        if (request.requestedOutputCount() == 0)
+        for (int index = 0; index < configInputs; index++)
         {
-            requested = allOutputs;
-        }
-        else
-        {
-            for (int i = 0; i < request.requestedOutputCount(); i++)
+            final int i = byConfig[index];
+            if (i < 0)
             {
-                final String outputName = request.requestedOutput(i);
-                final Integer index = outputIndex.get(outputName);
-                if (index == null)
-                {
-                    throw invalid(request, "unexpected inference output '" + outputName + "' for model '" + name
-                        + "'");
-                }
-                requested |= 1L << index;
+                continue;
+            }
+            final DataType expected = inputTypes[index];
+            if (request.inputDataType(i) != expected)
+            {
+                throw invalid(request, "inference input '" + request.inputName(i) + "' data-type is '"
+                    + request.inputDataType(i) + "', but model '" + name + "' expects '" + expected + "'");
+            }
+            checkShape(request, i, index);
+            checkByteSize(request, i, expected);
+        }
+        for (int c = 0; c < configInputs; c++)
+        {
+            if (byConfig[c] < 0 && !inputOptional[c])
+            {
+                // Right count, but an optional input stands in for a required one (Triton checks only counts).
+                throw invalid(request, inputCountMessage(request));
             }
         }
         pending.presentInputs = present;
@@ -165,21 +183,84 @@ final class RequestValidator
         pending.batchSize = batching ? (int)Math.max(1, batchSize) : 1;
     }
 
-    /** Checks the shape of request input {@code i} against configured input {@code c}; returns its batch size. */
-    private long checkShape(final InferenceRequest request, final int i, final int c)
+    private long requestedOutputs(final InferenceRequest request)
+    {
+        if (request.requestedOutputCount() == 0)
+        {
+            return allOutputs;
+        }
+        long requested = 0;
+        for (int i = 0; i < request.requestedOutputCount(); i++)
+        {
+            final String outputName = request.requestedOutput(i);
+            final Integer index = outputIndex.get(outputName);
+            if (index == null)
+            {
+                throw invalid(request, "unexpected inference output '" + outputName + "' for model '" + name + "'");
+            }
+            requested |= 1L << index;
+        }
+        return requested;
+    }
+
+    /** Triton's message for a wrong number of inputs (core src/infer_request.cc ValidateRequestInputs). */
+    private String inputCountMessage(final InferenceRequest request)
+    {
+        final List<String> got = new ArrayList<>();
+        for (int i = 0; i < request.inputCount(); i++)
+        {
+            got.add("'" + request.inputName(i) + "'");
+        }
+        final List<String> missing = new ArrayList<>();
+        for (int c = 0; c < inputTypes.length; c++)
+        {
+            final String input = config.getInput(c).getName();
+            if (!inputOptional[c] && !hasInput(request, input))
+            {
+                missing.add("'" + input + "'");
+            }
+        }
+        final String expected = requiredInputs == inputTypes.length ? "expected " + inputTypes.length + " inputs"
+            : "expected number of inputs between " + requiredInputs + " and " + inputTypes.length;
+        return expected + " but got " + request.inputCount() + " inputs for model '" + name + "'. Got input(s) "
+            + list(got) + ", but missing required input(s) " + list(missing) + ". Please provide all required "
+            + "input(s).";
+    }
+
+    private static boolean hasInput(final InferenceRequest request, final String input)
+    {
+        for (int i = 0; i < request.inputCount(); i++)
+        {
+            if (input.equals(request.inputName(i)))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Triton's list rendering: {@code ['a','b']}, {@code []} when empty. */
+    private static String list(final List<String> items)
+    {
+        return "[" + String.join(",", items) + "]";
+    }
+
+    /** Checks the shape of request input {@code i} against configured input {@code c}. */
+    private void checkShape(final InferenceRequest request, final int i, final int c)
     {
         final long[] dims = inputDims[c];
         final int rank = request.inputRank(i);
         final int offset = batching ? 1 : 0;
         boolean ok = rank == dims.length + offset;
-        for (int d = 0; ok && d < rank; d++)
+        for (int d = offset; ok && d < rank; d++)
         {
             final long actual = request.inputDim(i, d);
-            if (actual < 0)
+            if (actual == -1)
             {
-                ok = false;
+                throw invalid(request, "All input dimensions should be specified for input '" + request.inputName(i)
+                    + "' for model '" + name + "', got " + shapeText(request, i));
             }
-            else if (d >= offset && dims[d - offset] != -1 && dims[d - offset] != actual)
+            if (actual < 0 || (dims[d - offset] != -1 && dims[d - offset] != actual))
             {
                 ok = false;
             }
@@ -206,10 +287,14 @@ final class RequestValidator
             }
             expected.append(']');
             throw invalid(request, "unexpected shape for input '" + request.inputName(i) + "' for model '" + name
-                + "'. Expected " + expected + ", got " + Arrays.toString(request.inputShape(i))
-                .replace(" ", "") + ".");
+                + "'. Expected " + expected + ", got " + shapeText(request, i) + ". "
+                + (batching ? IMPLICIT_BATCH_NOTE : ""));
         }
-        return batching ? request.inputDim(i, 0) : 1;
+    }
+
+    private static String shapeText(final InferenceRequest request, final int i)
+    {
+        return Arrays.toString(request.inputShape(i)).replace(" ", "");
     }
 
     private void checkByteSize(final InferenceRequest request, final int i, final DataType type)
@@ -238,7 +323,7 @@ final class RequestValidator
         }
         if (type != DataType.BYTES)
         {
-            final long expected = elements * type.byteSize();
+            final long expected = Math.multiplyExact(elements, type.byteSize());
             if (data.byteSize() != expected)
             {
                 throw invalid(request, "input byte size mismatch for input '" + request.inputName(i)
@@ -246,49 +331,46 @@ final class RequestValidator
             }
             return;
         }
+        checkBytesElements(request, i, data, elements);
+    }
+
+    /** Walks the length prefixes of a BYTES input as Triton does (core src/infer_request.cc ValidateBytesInputs). */
+    private void checkBytesElements(final InferenceRequest request, final int i, final MemorySegment data,
+        final long elements)
+    {
+        final String input = request.inputName(i);
+        final long size = data.byteSize();
         long offset = 0;
-        for (long e = 0; e < elements; e++)
+        long checked = 0;
+        while (offset < size)
         {
-            if (offset + 4 > data.byteSize())
+            if (size - offset < Integer.BYTES)
             {
-                throw invalid(request, "BYTES input '" + request.inputName(i) + "' for model '" + name
-                    + "' holds fewer than the " + elements + " elements its shape says");
+                throw invalid(request, "incomplete string length indicator for inference input '" + input
+                    + "' for model '" + name + "', expecting " + Integer.BYTES + " bytes but only " + (size - offset)
+                    + " bytes available. Please make sure the string length indicator is in one buffer.");
             }
-            offset += 4L + Integer.toUnsignedLong(data.get(LENGTH_PREFIX, offset));
-            if (offset > data.byteSize())
+            final long length = Integer.toUnsignedLong(data.get(LENGTH_PREFIX, offset));
+            checked++;
+            if (checked > elements)
             {
-                throw invalid(request, "BYTES input '" + request.inputName(i) + "' for model '" + name
-                    + "' has an element longer than its data");
+                throw invalid(request, "unexpected number of string elements " + checked + " for inference input '"
+                    + input + "' for model '" + name + "', expecting " + elements);
             }
-        }
-        if (offset != data.byteSize())
-        {
-            throw invalid(request, "BYTES input '" + request.inputName(i) + "' for model '" + name + "' has "
-                + (data.byteSize() - offset) + " bytes after its " + elements + " elements");
-        }
-    }
-
-    private int requiredInputs()
-    {
-        int required = 0;
-        for (final boolean optional : inputOptional)
-        {
-            required += optional ? 0 : 1;
-        }
-        return required;
-    }
-
-    private String missingInputs(final int[] byConfig)
-    {
-        final List<String> missing = new ArrayList<>();
-        for (int c = 0; c < byConfig.length; c++)
-        {
-            if (byConfig[c] < 0 && !inputOptional[c])
+            offset += Integer.BYTES;
+            if (length > size - offset)
             {
-                missing.add("'" + config.getInput(c).getName() + "'");
+                // Triton lets a last element run past its data; Ingot refuses it, since a backend would read past.
+                throw invalid(request, "element " + (checked - 1) + " of BYTES input '" + input + "' for model '"
+                    + name + "' claims " + length + " bytes but only " + (size - offset) + " remain");
             }
+            offset += length;
         }
-        return missing.toString();
+        if (checked != elements)
+        {
+            throw invalid(request, "expected " + elements + " string elements for inference input '" + input
+                + "' for model '" + name + "', got " + checked);
+        }
     }
 
     private static InferenceException invalid(final InferenceRequest request, final String message)

@@ -210,9 +210,17 @@ class CoreInvariantsTest
             assertEquals(ErrorCode.NOT_FOUND, unknownVersion.code());
             assertTrue(unknownVersion.getMessage().contains("version 7"));
 
-            final InferenceException unknownInput = assertThrows(InferenceException.class,
+            // Triton counts the inputs first (core src/infer_request.cc ValidateRequestInputs), then names them.
+            final InferenceException tooFew = assertThrows(InferenceException.class,
                 () -> core.submit(new InferenceRequest("errs").id("x")
                     .addInput("INPUTX", DataType.FP32, new long[] {1, 16}, row)));
+            assertEquals("[request id: x] expected 2 inputs but got 1 inputs for model 'errs'. Got input(s) "
+                + "['INPUTX'], but missing required input(s) ['INPUT0','INPUT1']. Please provide all required "
+                + "input(s).", tooFew.getMessage());
+            final InferenceException unknownInput = assertThrows(InferenceException.class,
+                () -> core.submit(new InferenceRequest("errs").id("x")
+                    .addInput("INPUTX", DataType.FP32, new long[] {1, 16}, row)
+                    .addInput("INPUT1", DataType.FP32, new long[] {1, 16}, row)));
             assertEquals("[request id: x] unexpected inference input 'INPUTX' for model 'errs'",
                 unknownInput.getMessage());
 
@@ -227,7 +235,8 @@ class CoreInvariantsTest
                 () -> core.submit(new InferenceRequest("errs").addInput("INPUT0", DataType.FP32,
                     new long[] {1, 15}, row).addInput("INPUT1", DataType.FP32, new long[] {1, 16}, row)));
             assertTrue(wrongShape.getMessage().contains("unexpected shape for input 'INPUT0' for model 'errs'. "
-                + "Expected [-1,16], got [1,15]."), wrongShape.getMessage());
+                + "Expected [-1,16], got [1,15]. NOTE: Setting a non-zero max_batch_size in the model config "
+                + "requires a batch dimension"), wrongShape.getMessage());
 
             final InferenceException missing = assertThrows(InferenceException.class,
                 () -> core.submit(new InferenceRequest("errs").addInput("INPUT0", DataType.FP32,

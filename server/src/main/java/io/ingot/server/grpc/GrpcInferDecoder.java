@@ -3,9 +3,12 @@ package io.ingot.server.grpc;
 import com.google.protobuf.ByteString;
 import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
+import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
+import io.ingot.server.protocol.Classification;
 import io.ingot.server.protocol.InferCall;
 import io.ingot.server.protocol.RequestParameters;
+import io.ingot.server.protocol.RequestedOutput;
 import io.ingot.server.protocol.TensorLayout;
 import io.ingot.server.proto.InferParameter;
 import io.ingot.server.proto.InferTensorContents;
@@ -31,13 +34,16 @@ public final class GrpcInferDecoder
 {
     private static final String TRITON_EMPTY_FINAL_RESPONSE = "triton_enable_empty_final_response";
 
+    private final InferenceCore core;
     private final SystemSharedMemoryRegistry sharedMemory;
 
     /**
+     * @param core         the core, asked for the labels and batching of outputs requested as classification
      * @param sharedMemory registered regions
      */
-    public GrpcInferDecoder(final SystemSharedMemoryRegistry sharedMemory)
+    public GrpcInferDecoder(final InferenceCore core, final SystemSharedMemoryRegistry sharedMemory)
     {
+        this.core = core;
         this.sharedMemory = sharedMemory;
     }
 
@@ -128,7 +134,7 @@ public final class GrpcInferDecoder
                 {
                     if (RequestParameters.isTritonReserved(key))
                     {
-                        throw RequestParameters.tritonReserved(key);
+                        throw RequestParameters.tritonReservedOverGrpc(key);
                     }
                     if (value.getParameterChoiceCase() == InferParameter.ParameterChoiceCase.UINT64_PARAM)
                     {
@@ -165,40 +171,39 @@ public final class GrpcInferDecoder
         {
             if (hasContents)
             {
-                throw invalid("input '" + name + "' sets both 'contents' and 'shared_memory_region'");
+                throw invalid("unexpected 'content' provided when using shared memory for input tensor '" + name
+                    + "' for model '" + call.request().modelName() + "'");
             }
-            final ShmSlice slice = call.ownInput(sharedMemory.acquire(string(region, "shared_memory_region", name),
-                int64(parameters.get("shared_memory_offset"), "shared_memory_offset", name, 0),
-                int64(parameters.get("shared_memory_byte_size"), "shared_memory_byte_size", name, -1), name));
+            final ShmSlice slice = call.ownInput(acquire(parameters, region, name));
             memory = slice.memory();
-            TensorLayout.checkData(name, dataType, elements, memory);
         }
         else if (!raw.isEmpty())
         {
             if (hasContents)
             {
                 throw invalid("contents field must not be specified when using raw_input_contents for '" + name
-                    + "'");
+                    + "' for model '" + call.request().modelName() + "'");
             }
             if (rawIndex >= raw.size())
             {
-                throw invalid("unable to find data for input tensor '" + name + "': raw_input_contents has only "
-                    + raw.size() + " entries");
+                throw invalid("unable to find data for input tensor '" + name + "' for model '"
+                    + call.request().modelName() + "' in request. (raw_input_contents has only " + raw.size()
+                    + " entries)");
             }
+            // The byte size against the shape is the core's check (RequestValidator), with Triton's message.
             memory = MemorySegment.ofBuffer(raw.get(rawIndex).asReadOnlyByteBuffer());
             next = rawIndex + 1;
-            TensorLayout.checkData(name, dataType, elements, memory);
         }
         else
         {
             if (!input.hasContents())
             {
-                throw invalid("unable to find data for input tensor '" + name + "': set 'contents' or "
-                    + "raw_input_contents");
+                throw invalid("unable to find data for input tensor '" + name + "' for model '"
+                    + call.request().modelName() + "' in request. (set 'contents' or raw_input_contents)");
             }
             final ByteBuf converted = call.ownInput(call.allocator().directBuffer(
                 (int) Math.min(Math.max(elements * Math.max(1, dataType.byteSize()), 16), 1 << 20)));
-            GrpcTensorContents.read(name, dataType, elements, input.getContents(), converted);
+            GrpcTensorContents.read(name, call.request().modelName(), dataType, input.getContents(), converted);
             memory = MemorySegment.ofBuffer(converted.nioBuffer(0, converted.writerIndex()));
         }
         call.request().addInput(name, dataType, shape, memory);
@@ -209,21 +214,52 @@ public final class GrpcInferDecoder
     {
         final String name = output.getName();
         final Map<String, InferParameter> parameters = output.getParametersMap();
+        // server src/grpc/grpc_utils.cc ParseClassificationParams, infer_handler.h InferAllocatorPayload
         final InferParameter classification = parameters.get("classification");
-        if (classification != null && int64(classification, "classification", name, 0) > 0)
+        long classes = 0;
+        if (classification != null)
         {
-            throw new InferenceException(ErrorCode.UNSUPPORTED, "the classification extension is not supported: "
-                + "request output '" + name + "' without 'classification'");
+            if (classification.getParameterChoiceCase() != InferParameter.ParameterChoiceCase.INT64_PARAM)
+            {
+                throw invalid("invalid value type for 'classification' parameter, expected int64_param (output '"
+                    + name + "' sets " + classification.getParameterChoiceCase() + ")");
+            }
+            classes = classification.getInt64Param();
+            if (classes <= 0)
+            {
+                throw invalid("invalid value for 'classification' parameter, expected >= 0 (output '" + name
+                    + "' sets " + classes + "; it must be at least 1)");
+            }
         }
         ShmSlice target = null;
         final InferParameter region = parameters.get("shared_memory_region");
         if (region != null)
         {
-            target = sharedMemory.acquire(string(region, "shared_memory_region", name),
-                int64(parameters.get("shared_memory_offset"), "shared_memory_offset", name, 0),
-                int64(parameters.get("shared_memory_byte_size"), "shared_memory_byte_size", name, -1), name);
+            if (classification != null)
+            {
+                throw invalid("output can't set both 'shared_memory_region' and 'classification' (output '" + name
+                    + "')");
+            }
+            target = acquire(parameters, region, name);
         }
-        call.requestOutput(name, true, target);
+        final RequestedOutput plan = call.requestOutput(name, true, target);
+        if (classes > 0)
+        {
+            Classification.request(core, call, plan, classes);
+        }
+    }
+
+    /**
+     * Holds the shared memory a tensor references. Offsets and sizes arrive as int64_param (Triton's clients) or
+     * uint64_param; Triton reads both into unsigned 64-bit values, so a negative int64 is a huge offset, refused by
+     * the region's bounds check with Triton's message.
+     */
+    private ShmSlice acquire(final Map<String, InferParameter> parameters, final InferParameter region,
+        final String tensor)
+    {
+        return sharedMemory.acquire(string(region, "shared_memory_region", tensor),
+            unsigned64(parameters.get("shared_memory_offset"), "shared_memory_offset", tensor),
+            unsigned64(parameters.get("shared_memory_byte_size"), "shared_memory_byte_size", tensor), tensor);
     }
 
     private static boolean isEmpty(final InferTensorContents contents)
@@ -238,35 +274,26 @@ public final class GrpcInferDecoder
     {
         if (value.getParameterChoiceCase() != InferParameter.ParameterChoiceCase.STRING_PARAM)
         {
-            throw invalid("Unable to parse '" + key + "' of tensor '" + tensor + "': expected string_param");
+            throw invalid("invalid value type for '" + key + "' parameter for tensor '" + tensor
+                + "', expected string_param.");
         }
         return value.getStringParam();
     }
 
-    /** @return the value, or {@code absent} when missing; {@code -1} as {@code absent} makes it required. */
-    private static long int64(final InferParameter value, final String key, final String tensor, final long absent)
+    /** @return the value's 64 bits, or 0 when absent (server src/grpc/grpc_utils.h ParseSharedMemoryParams). */
+    private static long unsigned64(final InferParameter value, final String key, final String tensor)
     {
         if (value == null)
         {
-            if (absent < 0)
-            {
-                throw invalid("tensor '" + tensor + "' sets 'shared_memory_region' but not the required '" + key
-                    + "'");
-            }
-            return absent;
+            return 0;
         }
-        final long parsed = switch (value.getParameterChoiceCase())
+        return switch (value.getParameterChoiceCase())
         {
             case INT64_PARAM -> value.getInt64Param();
             case UINT64_PARAM -> value.getUint64Param();
-            default -> throw invalid("Unable to parse '" + key + "' of tensor '" + tensor
-                + "': expected int64_param, got " + value.getParameterChoiceCase());
+            default -> throw invalid("invalid value type for '" + key + "' parameter for tensor '" + tensor
+                + "', expected int64_param.");
         };
-        if (parsed < 0)
-        {
-            throw invalid("'" + key + "' of tensor '" + tensor + "' must be non-negative, got " + parsed);
-        }
-        return parsed;
     }
 
     private static InferenceException invalid(final String message)

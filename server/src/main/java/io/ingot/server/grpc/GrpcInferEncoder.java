@@ -6,11 +6,13 @@ import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.OutputTensor;
+import io.ingot.server.protocol.Classification;
 import io.ingot.server.protocol.InferCall;
 import io.ingot.server.protocol.ModelVersions;
 import io.ingot.server.protocol.RequestedOutput;
 import io.ingot.server.proto.InferParameter;
 import io.ingot.server.proto.ModelInferResponse;
+import io.ingot.tensor.DataType;
 import io.netty.buffer.ByteBuf;
 
 import java.util.ArrayList;
@@ -74,6 +76,21 @@ public final class GrpcInferEncoder
                 if (plan.allocationError() != null)
                 {
                     throw new InferenceException(ErrorCode.INVALID_ARG, plan.allocationError());
+                }
+                if (plan.classCount() > 0)
+                {
+                    final Classification.Result result = plan.classification(tensor.dataType(), tensor.shape(),
+                        tensor.data(), call.allocator());
+                    buffers.add(result.bytes());
+                    final ModelInferResponse.InferOutputTensor.Builder output = ModelInferResponse.InferOutputTensor
+                        .newBuilder().setName(tensor.name()).setDatatype(DataType.BYTES.wireName());
+                    for (final long dim : result.shape())
+                    {
+                        output.addShape(dim);
+                    }
+                    message.addOutputs(output);
+                    message.addRawOutputContents(UnsafeByteOperations.unsafeWrap(result.bytes().nioBuffer()));
+                    continue;
                 }
                 final ModelInferResponse.InferOutputTensor.Builder output = ModelInferResponse.InferOutputTensor
                     .newBuilder().setName(tensor.name()).setDatatype(tensor.dataType().wireName());

@@ -86,7 +86,7 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
     {
         this.core = core;
         this.sharedMemory = sharedMemory;
-        this.decoder = new GrpcInferDecoder(sharedMemory);
+        this.decoder = new GrpcInferDecoder(core, sharedMemory);
         this.allocator = allocator;
     }
 
@@ -335,6 +335,7 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
     {
         answer(observer, () ->
         {
+            sharedMemory.requireClientShm();
             throw new InferenceException(ErrorCode.UNSUPPORTED, "CUDA shared memory is not supported by this "
                 + "server: register region '" + request.getName() + "' as system shared memory instead");
         });
@@ -344,7 +345,11 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
     public void cudaSharedMemoryUnregister(final CudaSharedMemoryUnregisterRequest request,
         final StreamObserver<CudaSharedMemoryUnregisterResponse> observer)
     {
-        answer(observer, CudaSharedMemoryUnregisterResponse::getDefaultInstance);
+        answer(observer, () ->
+        {
+            sharedMemory.requireClientShm();
+            return CudaSharedMemoryUnregisterResponse.getDefaultInstance();
+        });
     }
 
     @Override
@@ -359,10 +364,7 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
     @Override
     public void logSettings(final LogSettingsRequest request, final StreamObserver<LogSettingsResponse> observer)
     {
-        answer(observer, () ->
-        {
-            throw new InferenceException(ErrorCode.UNSUPPORTED, "log settings are not supported by this server");
-        });
+        answer(observer, () -> GrpcLogSettings.answer(request));
     }
 
     @Override

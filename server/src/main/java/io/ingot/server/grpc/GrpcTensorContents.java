@@ -19,24 +19,22 @@ public final class GrpcTensorContents
     }
 
     /**
+     * <p>The element count is not checked here: the converted bytes then fail the core's byte-size check against
+     * the shape, with Triton's message ("input byte size mismatch ...").
+     *
      * @param tensor   input name, for messages
+     * @param model    the model's name, for messages
      * @param dataType its datatype
-     * @param elements the element count of its shape
      * @param contents the typed contents
      * @param out      where the bytes go
-     * @throws InferenceException INVALID_ARG for a wrong field or count
+     * @throws InferenceException INVALID_ARG for a field that does not match the datatype, with Triton's message
      */
-    public static void read(final String tensor, final DataType dataType, final long elements,
+    public static void read(final String tensor, final String model, final DataType dataType,
         final InferTensorContents contents, final ByteBuf out)
     {
         final String field = fieldOf(tensor, dataType);
         final int count = countOf(contents, field);
-        checkOnlyField(tensor, contents, field);
-        if (count != elements)
-        {
-            throw new InferenceException(ErrorCode.INVALID_ARG, "unexpected number of elements " + count + " in "
-                + field + " of input '" + tensor + "', its shape needs " + elements);
-        }
+        checkOnlyField(tensor, model, dataType, contents, field);
         for (int i = 0; i < count; i++)
         {
             switch (dataType)
@@ -96,16 +94,36 @@ public final class GrpcTensorContents
         };
     }
 
-    private static void checkOnlyField(final String tensor, final InferTensorContents contents, final String field)
+    private static void checkOnlyField(final String tensor, final String model, final DataType dataType,
+        final InferTensorContents contents, final String field)
     {
         for (final String other : new String[] {"bool_contents", "int_contents", "int64_contents", "uint_contents",
             "uint64_contents", "fp32_contents", "fp64_contents", "bytes_contents"})
         {
             if (!other.equals(field) && countOf(contents, other) > 0)
             {
-                throw new InferenceException(ErrorCode.INVALID_ARG, "input '" + tensor + "' sets " + other
-                    + ", which does not match its datatype; expected " + field);
+                // server src/grpc/infer_handler.cc InferGRPCToInputHelper
+                throw new InferenceException(ErrorCode.INVALID_ARG, "unexpected explicit tensor data for input tensor '"
+                    + tensor + "' for model '" + model + "' of type '" + fieldType(other) + "', expected datatype '"
+                    + dataType.wireName() + "' (" + other + " is set; a " + dataType.wireName() + " input uses "
+                    + field + ")");
             }
         }
+    }
+
+    /** The datatype Triton names for a contents field (the widest type it carries). */
+    private static String fieldType(final String field)
+    {
+        return switch (field)
+        {
+            case "bool_contents" -> "BOOL";
+            case "int_contents" -> "INT32";
+            case "int64_contents" -> "INT64";
+            case "uint_contents" -> "UINT32";
+            case "uint64_contents" -> "UINT64";
+            case "fp32_contents" -> "FP32";
+            case "fp64_contents" -> "FP64";
+            default -> "BYTES";
+        };
     }
 }

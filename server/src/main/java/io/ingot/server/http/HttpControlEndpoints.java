@@ -134,6 +134,7 @@ public final class HttpControlEndpoints
                 yield HttpResponses.empty(HttpResponseStatus.OK);
             }
             case HttpRoute.CudaShm cuda -> cudaSharedMemory(cuda, alloc);
+            case HttpRoute.Logging logging -> HttpLoggingEndpoint.handle(logging, body, alloc);
             case HttpRoute.Unsupported unsupported ->
                 throw new InferenceException(ErrorCode.UNSUPPORTED, unsupported.message());
             case HttpRoute.NotFound ignored -> HttpResponses.error(alloc, HttpResponseStatus.NOT_FOUND, "Not Found");
@@ -248,18 +249,23 @@ public final class HttpControlEndpoints
 
     private FullHttpResponse registerRegion(final String region, final ByteBuf body)
     {
+        sharedMemory.requireClientShm();
         final String context = "the register request of region '" + region + "'";
         final JsonObject request = JsonBodies.object(JsonBodies.parse(body, 0, body.readableBytes()), context);
         final String key = JsonBodies.requiredString(request, "key", context);
         final JsonElement offset = request.get("offset");
-        final long byteSize = JsonBodies.unsigned(request.get("byte_size"), "byte_size", context);
-        sharedMemory.register(region, key, offset == null ? 0 : JsonBodies.unsigned(offset, "offset", context),
+        final long byteSize = JsonBodies.unsigned64(request.get("byte_size"), "byte_size", context);
+        sharedMemory.register(region, key, offset == null ? 0 : JsonBodies.unsigned64(offset, "offset", context),
             byteSize);
         return HttpResponses.empty(HttpResponseStatus.OK);
     }
 
-    private static FullHttpResponse cudaSharedMemory(final HttpRoute.CudaShm cuda, final ByteBufAllocator alloc)
+    private FullHttpResponse cudaSharedMemory(final HttpRoute.CudaShm cuda, final ByteBufAllocator alloc)
     {
+        if (!cuda.action().equals("status"))
+        {
+            sharedMemory.requireClientShm();
+        }
         return switch (cuda.action())
         {
             case "status" ->

@@ -7,13 +7,15 @@ import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
-import io.ingot.api.ModelMetadata;
-import io.ingot.api.TensorMetadata;
+import io.ingot.config.proto.ModelConfig;
+import io.ingot.config.proto.ModelInput;
 import io.ingot.server.json.JsonBodies;
 import io.ingot.server.json.JsonTensorReader;
 import io.ingot.server.net.ClientText;
+import io.ingot.server.protocol.Classification;
 import io.ingot.server.protocol.InferCall;
 import io.ingot.server.protocol.RequestParameters;
+import io.ingot.server.protocol.RequestedOutput;
 import io.ingot.server.protocol.TensorLayout;
 import io.ingot.server.shm.ShmSlice;
 import io.ingot.server.shm.SystemSharedMemoryRegistry;
@@ -34,6 +36,9 @@ import java.util.Map;
  */
 public final class HttpInferDecoder
 {
+    /** Triton's request-log prefix for a request without an id (core src/infer_request.h {@code LogRequest}). */
+    private static final String REQUEST_ID_UNKNOWN = "[request id: <id_unknown>] ";
+
     /** Header giving the byte length of the JSON part of a binary request or response. */
     public static final String HEADER_LENGTH = "Inference-Header-Content-Length";
 
@@ -90,9 +95,10 @@ public final class HttpInferDecoder
         }
         if (cursor != bodyLength)
         {
-            throw invalid("unexpected additional input data: " + (bodyLength - cursor) + " bytes follow the last "
-                + "binary input (binary_data_size values add up to " + (cursor - jsonLength) + " bytes, the body has "
-                + (bodyLength - jsonLength) + " after the JSON header)");
+            throw invalid("unexpected additional input data for model '" + call.request().modelName() + "': "
+                + (bodyLength - cursor) + " bytes follow the last binary input (binary_data_size values add up to "
+                + (cursor - jsonLength) + " bytes, the body has " + (bodyLength - jsonLength) + " after the JSON "
+                + "header)");
         }
         final JsonArray outputs = JsonBodies.optionalArray(root, "outputs", "the inference request");
         if (outputs != null)
@@ -216,43 +222,43 @@ public final class HttpInferDecoder
         final JsonElement binarySize = parameters == null ? null : parameters.get("binary_data_size");
         final String region = parameters == null ? null
             : JsonBodies.optionalString(parameters, "shared_memory_region", context);
-        final int sources = (data != null && !data.isJsonNull() ? 1 : 0) + (binarySize != null ? 1 : 0)
-            + (region != null ? 1 : 0);
+        final boolean hasData = data != null && !data.isJsonNull();
+        final int sources = (hasData ? 1 : 0) + (binarySize != null ? 1 : 0) + (region != null ? 1 : 0);
         if (sources != 1)
         {
+            // server src/http_server.cc ValidateInputContentType
             throw invalid("Input must set only one of the following fields: 'data', 'binary_data_size' in "
-                + "'parameters', 'shared_memory_region' in 'parameters'. But " + context + " sets " + sources);
+                + "'parameters', 'shared_memory_region' in 'parameters'. But"
+                + (sources == 0 ? " no field is set" : " set" + (hasData ? " 'data'" : "")
+                + (binarySize != null ? " 'binary_data_size'" : "") + (region != null ? " 'shared_memory_region'"
+                : "")) + " (" + context + ")");
         }
         int next = cursor;
         final MemorySegment memory;
         if (binarySize != null)
         {
             final long size = JsonBodies.unsigned(binarySize, "binary_data_size", context);
-            if (!binaryAllowed)
-            {
-                throw invalid(context + " has binary_data_size but the request carries no binary data: set the "
-                    + HEADER_LENGTH + " header to the byte length of the JSON part");
-            }
             final int remaining = body.readableBytes() - cursor;
+            if (size > 0 && !binaryAllowed)
+            {
+                throw invalid("must specify valid 'Infer-Header-Content-Length' in request header and "
+                    + "'binary_data_size' when passing inputs in binary data format (" + context + " has "
+                    + "binary_data_size " + size + " but the request has no " + HEADER_LENGTH + " header)");
+            }
             if (size > remaining)
             {
-                throw invalid("unexpected size for input '" + ClientText.name(name) + "', expecting " + size
-                    + " additional bytes (binary_data_size) but only " + remaining + " remain in the request body");
+                throw invalid("unexpected size for input '" + ClientText.name(name) + "', expecting "
+                    + (size - remaining) + " additional bytes for model '" + call.request().modelName() + "' ("
+                    + "binary_data_size " + size + ", " + remaining + " bytes remain in the request body)");
             }
+            // The byte size against the shape is the core's check (RequestValidator), with Triton's message.
             memory = MemorySegment.ofBuffer(body.nioBuffer(body.readerIndex() + cursor, (int) size));
             next = cursor + (int) size;
-            TensorLayout.checkData(name, dataType, elements, memory);
         }
         else if (region != null)
         {
-            final long byteSize = JsonBodies.unsigned(parameters.get("shared_memory_byte_size"),
-                "shared_memory_byte_size", context);
-            final JsonElement offsetValue = parameters.get("shared_memory_offset");
-            final long offset = offsetValue == null ? 0 : JsonBodies.unsigned(offsetValue, "shared_memory_offset",
-                context);
-            final ShmSlice slice = call.ownInput(sharedMemory.acquire(region, offset, byteSize, name));
+            final ShmSlice slice = call.ownInput(acquire(parameters, region, name, context));
             memory = slice.memory();
-            TensorLayout.checkData(name, dataType, elements, memory);
         }
         else
         {
@@ -277,6 +283,7 @@ public final class HttpInferDecoder
         final JsonObject parameters = JsonBodies.optionalObject(output, "parameters", context);
         boolean binary = false;
         ShmSlice target = null;
+        long classes = 0;
         if (parameters != null)
         {
             final JsonElement binaryValue = parameters.get("binary_data");
@@ -285,59 +292,114 @@ public final class HttpInferDecoder
                 binary = JsonBodies.bool(binaryValue, "binary_data", context);
             }
             final JsonElement classification = parameters.get("classification");
-            if (classification != null && JsonBodies.unsigned(classification, "classification", context) > 0)
-            {
-                throw new InferenceException(ErrorCode.UNSUPPORTED, "the classification extension is not supported:"
-                    + " request " + context + " without 'classification'");
-            }
             final String region = JsonBodies.optionalString(parameters, "shared_memory_region", context);
             if (region != null)
             {
+                // server src/http_server.cc ValidateOutputParameter
+                if (classification != null)
+                {
+                    throw invalid("Output can't set both 'shared_memory_region' and 'classification' (" + context
+                        + "): classification results are returned in the response, not in shared memory");
+                }
                 if (binary)
                 {
-                    throw invalid(context + " sets both 'shared_memory_region' and 'binary_data': a shared-memory "
-                        + "output is written into the region, not into the response");
+                    throw invalid("Output can't set both 'shared_memory_region' and 'binary_data' (" + context
+                        + "): a shared-memory output is written into the region, not into the response");
                 }
-                final long byteSize = JsonBodies.unsigned(parameters.get("shared_memory_byte_size"),
-                    "shared_memory_byte_size", context);
-                final JsonElement offsetValue = parameters.get("shared_memory_offset");
-                final long offset = offsetValue == null ? 0
-                    : JsonBodies.unsigned(offsetValue, "shared_memory_offset", context);
-                target = sharedMemory.acquire(region, offset, byteSize, name);
+                target = acquire(parameters, region, name, context);
+            }
+            if (classification != null)
+            {
+                classes = JsonBodies.unsigned64(classification, "classification", context);
             }
         }
-        call.requestOutput(name, binary, target);
+        final RequestedOutput plan = call.requestOutput(name, binary, target);
+        if (classes != 0)
+        {
+            Classification.request(core, call, plan, classes);
+        }
     }
 
+    private ShmSlice acquire(final JsonObject parameters, final String region, final String tensor,
+        final String context)
+    {
+        final JsonElement byteSize = parameters.get("shared_memory_byte_size");
+        final JsonElement offset = parameters.get("shared_memory_offset");
+        // An absent byte size is 0, as in Triton's CheckSharedMemoryData.
+        return sharedMemory.acquire(region,
+            offset == null ? 0 : JsonBodies.unsigned64(offset, "shared_memory_offset", context),
+            byteSize == null ? 0 : JsonBodies.unsigned64(byteSize, "shared_memory_byte_size", context), tensor);
+    }
+
+    /**
+     * A raw binary request ({@value #HEADER_LENGTH}: 0): the whole body is the data of the model's only input, as
+     * Triton's core normalizes it (core src/infer_request.cc {@code Normalize}, server src/http_server.cc
+     * {@code EVBufferToRawInput}): batch 1 for a batching model, one variable dimension deduced from the body's size,
+     * a {@code BYTES} input taken as one element (the body is its bytes, not length-prefixed), and every output
+     * returned binary.
+     */
     private void decodeRaw(final InferCall call, final ByteBuf body)
     {
         final String model = call.request().modelName();
-        final long version = call.request().modelVersion();
-        final ModelMetadata metadata = core.modelMetadata(model, version);
-        if (metadata.inputs().size() != 1)
+        final ModelConfig config = core.modelConfig(model, call.request().modelVersion());
+        if (config.getInputCount() != 1)
         {
-            throw invalid("a raw binary request (" + HEADER_LENGTH + ": 0) needs a model with exactly one input; "
-                + "model '" + model + "' has " + metadata.inputs().size());
+            throw invalid(REQUEST_ID_UNKNOWN + "Raw request must only have 1 input (found 1) to be deduced but got "
+                + config.getInputCount() + " inputs in '" + model + "' model configuration");
         }
-        final TensorMetadata input = metadata.inputs().getFirst();
-        final long[] shape = TensorLayout.toShape(input.shape());
-        if (core.modelConfig(model, version).getMaxBatchSize() > 0 && shape.length > 0)
+        final ModelInput input = config.getInput(0);
+        final DataType dataType = DataType.fromConfigNumber(input.getDataTypeValue());
+        final boolean batching = config.getMaxBatchSize() != 0;
+        final long[] shape = new long[input.getDimsCount() + (batching ? 1 : 0)];
+        int variable = -1;
+        long fixedElements = 1;
+        int d = 0;
+        if (batching)
         {
-            shape[0] = 1;
+            shape[d++] = 1;
         }
-        for (final long dim : shape)
+        for (final long dim : input.getDimsList())
         {
-            if (dim < 0)
+            if (dim == -1)
             {
-                throw invalid("a raw binary request (" + HEADER_LENGTH + ": 0) needs input '" + input.name()
-                    + "' of model '" + model + "' to have a fixed shape, it has " + input.shape());
+                if (variable != -1)
+                {
+                    throw invalid(REQUEST_ID_UNKNOWN + "The shape of the raw input '" + input.getName() + "' can not "
+                        + "be deduced because there are more than one variable-sized dimension");
+                }
+                variable = d;
             }
+            else
+            {
+                fixedElements *= dim;
+            }
+            shape[d++] = dim;
         }
-        final MemorySegment memory = MemorySegment.ofBuffer(body.nioBuffer(body.readerIndex(),
-            body.readableBytes()));
-        TensorLayout.checkData(input.name(), input.dataType(), TensorLayout.elementCount(input.name(), shape),
-            memory);
-        call.request().addInput(input.name(), input.dataType(), shape, memory);
+        final int size = body.readableBytes();
+        final MemorySegment memory;
+        if (dataType == DataType.BYTES)
+        {
+            if (variable != -1 || fixedElements != 1)
+            {
+                throw invalid(REQUEST_ID_UNKNOWN + "For BYTE datatype raw input '" + input.getName() + "', the model "
+                    + "must have input shape [1]");
+            }
+            // The body is the one element's bytes; the core's BYTES layout puts its 4-byte length first.
+            final ByteBuf element = call.ownInput(call.allocator().directBuffer(size + Integer.BYTES));
+            element.writeIntLE(size).writeBytes(body, body.readerIndex(), size);
+            memory = MemorySegment.ofBuffer(element.nioBuffer(0, element.writerIndex()));
+        }
+        else
+        {
+            if (variable != -1)
+            {
+                // Integer division as in Triton: a body that is not a whole number of elements then fails the
+                // core's byte-size check, which names both sizes.
+                shape[variable] = fixedElements == 0 ? 0 : size / fixedElements / dataType.byteSize();
+            }
+            memory = MemorySegment.ofBuffer(body.nioBuffer(body.readerIndex(), size));
+        }
+        call.request().addInput(input.getName(), dataType, shape, memory);
         call.defaultBinary(true);
     }
 

@@ -6,13 +6,16 @@ import io.ingot.api.InferenceResponse;
 import io.ingot.api.OutputTensor;
 import io.ingot.server.json.JsonOutput;
 import io.ingot.server.json.JsonTensorWriter;
+import io.ingot.server.protocol.Classification;
 import io.ingot.server.protocol.InferCall;
 import io.ingot.server.protocol.ModelVersions;
 import io.ingot.server.protocol.RequestedOutput;
+import io.ingot.tensor.DataType;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -73,6 +76,11 @@ public final class HttpInferEncoder
                 {
                     throw new InferenceException(ErrorCode.INVALID_ARG, plan.allocationError());
                 }
+                if (plan.classCount() > 0)
+                {
+                    writeClassification(json, plan, tensor, alloc, blobs);
+                    continue;
+                }
                 json.beginObject().name("name").value(tensor.name())
                     .name("datatype").value(tensor.dataType().wireName())
                     .name("shape").beginArray();
@@ -128,6 +136,50 @@ public final class HttpInferEncoder
                 blob.release();
             }
             throw failure;
+        }
+    }
+
+    /** An output requested with {@code classification}: a BYTES tensor of top-k strings, binary or JSON. */
+    private static void writeClassification(final JsonOutput json, final RequestedOutput plan,
+        final OutputTensor tensor, final ByteBufAllocator alloc, final List<ByteBuf> blobs)
+    {
+        final Classification.Result result = plan.classification(tensor.dataType(), tensor.shape(), tensor.data(),
+            alloc);
+        final ByteBuf bytes = result.bytes();
+        try
+        {
+            json.beginObject().name("name").value(tensor.name()).name("datatype").value(DataType.BYTES.wireName())
+                .name("shape").beginArray();
+            for (final long dim : result.shape())
+            {
+                json.value(dim);
+            }
+            json.endArray();
+            if (plan.binary())
+            {
+                json.name("parameters").beginObject().name("binary_data_size").value(bytes.readableBytes())
+                    .endObject();
+            }
+            else
+            {
+                json.name("data");
+                JsonTensorWriter.write(json, tensor.name(), DataType.BYTES,
+                    MemorySegment.ofBuffer(bytes.nioBuffer()));
+            }
+            json.endObject();
+        }
+        catch (final RuntimeException failure)
+        {
+            bytes.release();
+            throw failure;
+        }
+        if (plan.binary() && bytes.isReadable())
+        {
+            blobs.add(bytes);
+        }
+        else
+        {
+            bytes.release();
         }
     }
 }

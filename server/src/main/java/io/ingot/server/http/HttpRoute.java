@@ -123,6 +123,15 @@ public sealed interface HttpRoute
     }
 
     /**
+     * {@code GET/POST /v2/logging}: the logging extension.
+     *
+     * @param update true for POST (a body of settings to change)
+     */
+    record Logging(boolean update) implements HttpRoute
+    {
+    }
+
+    /**
      * A Triton endpoint Ingot recognises but does not implement (trace, logging, generate): 501.
      *
      * @param message what is not supported

@@ -18,7 +18,6 @@ public final class HttpRouter
     private static final HttpRoute NOT_FOUND = new HttpRoute.NotFound();
     private static final HttpRoute METHOD_NOT_ALLOWED = new HttpRoute.MethodNotAllowed();
     private static final String TRACE = "trace settings are not supported by this server";
-    private static final String LOGGING = "log settings are not supported by this server";
     private static final String GENERATE = "the generate extension is not supported by this server";
     private static final String NAMED_REPOSITORY = "naming a repository in the path is not supported: use "
         + "/v2/repository/models/{model}/load or unload";
@@ -59,7 +58,7 @@ public final class HttpRouter
                 ? (get || post ? new HttpRoute.Unsupported(TRACE) : METHOD_NOT_ALLOWED)
                 : NOT_FOUND;
             case "logging" -> n == 2
-                ? (get || post ? new HttpRoute.Unsupported(LOGGING) : METHOD_NOT_ALLOWED)
+                ? (get || post ? new HttpRoute.Logging(post) : METHOD_NOT_ALLOWED)
                 : NOT_FOUND;
             default -> NOT_FOUND;
         };

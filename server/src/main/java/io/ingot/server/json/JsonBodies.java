@@ -314,6 +314,36 @@ public final class JsonBodies
     }
 
     /**
+     * Reads a JSON unsigned 64-bit integer, as rapidjson's {@code GetUint64} does (Triton's {@code AsUInt}): any
+     * integer from 0 to 2^64-1.
+     *
+     * @param value   a JSON value
+     * @param key     its key, for the message
+     * @param context where it is, for the message
+     * @return its 64 bits (read with {@link Long#compareUnsigned} and {@link Long#toUnsignedString})
+     */
+    public static long unsigned64(final JsonElement value, final String key, final String context)
+    {
+        if (value != null && value.isJsonPrimitive() && value.getAsJsonPrimitive().isNumber())
+        {
+            final String text = value.getAsString();
+            if (!text.startsWith("-") && !text.startsWith("+"))
+            {
+                try
+                {
+                    return Long.parseUnsignedLong(text);
+                }
+                catch (final NumberFormatException notInteger)
+                {
+                    // reported below
+                }
+            }
+        }
+        throw invalid("Unable to parse '" + key + "' of " + context + ": expected an unsigned integer (0 to "
+            + "18446744073709551615), got " + describe(value));
+    }
+
+    /**
      * @param value   a JSON value
      * @param key     its key, for the message
      * @param context where it is, for the message

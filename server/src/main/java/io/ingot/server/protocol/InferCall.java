@@ -90,10 +90,11 @@ public final class InferCall implements ResponseAllocator
      * @param name         the output's name
      * @param binary       whether it goes back as binary data
      * @param sharedMemory where to write it, or {@code null}; now owned by the call
+     * @return the output's plan entry
      * @throws InferenceException INVALID_ARG when the output is requested twice, or when its shared-memory target
      *                            overlaps another output's
      */
-    public void requestOutput(final String name, final boolean binary, final ShmSlice sharedMemory)
+    public RequestedOutput requestOutput(final String name, final boolean binary, final ShmSlice sharedMemory)
     {
         for (final RequestedOutput other : outputs)
         {
@@ -122,6 +123,7 @@ public final class InferCall implements ResponseAllocator
                 }
             }
         }
+        return output;
     }
 
     /**

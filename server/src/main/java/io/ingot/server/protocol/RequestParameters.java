@@ -113,12 +113,25 @@ public final class RequestParameters
 
     /**
      * @param key a {@code triton_*} key
-     * @return the INVALID_ARG error for it
+     * @return the INVALID_ARG error for it over HTTP, Triton's text first (server src/http_server.cc
+     *         ParseJsonTritonParams)
      */
     public static InferenceException tritonReserved(final String key)
     {
-        return invalid("parameter '" + key + "' is reserved: keys starting with '" + TRITON_PREFIX
-            + "' cannot be set by a request");
+        return invalid("parameter keys starting with 'triton_' are reserved for Triton usage and should not be "
+            + "specified. (parameter '" + key + "')");
+    }
+
+    /**
+     * @param key a {@code triton_*} key other than the ones gRPC allows
+     * @return the INVALID_ARG error for it over gRPC, Triton's text first (server src/grpc/infer_handler.cc; the
+     *         allowed keys are src/common.h TRITON_RESERVED_REQUEST_PARAMS)
+     */
+    public static InferenceException tritonReservedOverGrpc(final String key)
+    {
+        return invalid("parameter keys starting with 'triton_' are reserved for Triton usage. Only the following "
+            + "keys starting with 'triton_' are allowed: triton_enable_empty_final_response (parameter '" + key
+            + "')");
     }
 
     private static InferenceException invalid(final String message)

@@ -1,9 +1,12 @@
 package io.ingot.server.protocol;
 
 import io.ingot.server.shm.ShmSlice;
+import io.ingot.tensor.DataType;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 
 /**
  * How one output of one request is to be returned, and the memory the core wrote it into. Filled by the decoder
@@ -18,6 +21,9 @@ public final class RequestedOutput
     private ByteBuf buffer;
     private MemorySegment memory;
     private String allocationError;
+    private long classCount;
+    private List<String> labels = List.of();
+    private boolean batchFirst;
 
     RequestedOutput(final String name, final boolean binary, final ShmSlice sharedMemory)
     {
@@ -78,5 +84,40 @@ public final class RequestedOutput
         final ByteBuf taken = buffer;
         buffer = null;
         return taken;
+    }
+
+    /**
+     * Asks for the output as Triton's classification extension returns it ({@link Classification}).
+     *
+     * @param count         K, the number of classes per batch entry, {@code > 0}
+     * @param classLabels   the output's labels, empty for none
+     * @param batchingModel whether the model batches (its outputs' first dimension is the batch)
+     */
+    public void classify(final long count, final List<String> classLabels, final boolean batchingModel)
+    {
+        this.classCount = count;
+        this.labels = classLabels;
+        this.batchFirst = batchingModel;
+    }
+
+    /** @return K when the output is requested as classification, else 0. */
+    public long classCount()
+    {
+        return classCount;
+    }
+
+    /**
+     * Classifies the output's tensor as requested by {@link #classify}.
+     *
+     * @param dataType the tensor's datatype
+     * @param shape    its shape
+     * @param data     its bytes
+     * @param alloc    where the result goes
+     * @return the {@code BYTES} result, owned by the caller
+     */
+    public Classification.Result classification(final DataType dataType, final long[] shape,
+        final MemorySegment data, final ByteBufAllocator alloc)
+    {
+        return Classification.classify(dataType, shape, batchFirst, data, classCount, labels, alloc);
     }
 }

@@ -47,6 +47,10 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
     /** Key prefix Triton reserves for its Python backend; refused as Triton does. */
     public static final String RESERVED_KEY_PREFIX = "triton_python_backend_shm_region_";
 
+    /** Triton's answer to a registration or unregistration while client shared memory is disabled. */
+    public static final String CLIENT_SHM_DISABLED = "Client shared memory is disabled. Start the server with "
+        + "'--allow-client-shm=true' to enable.";
+
     /** Most regions registered at once: each holds a mapping and a descriptor. */
     public static final int MAX_REGIONS = 4096;
 
@@ -84,11 +88,7 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
      */
     public void register(final String name, final String key, final long offset, final long byteSize)
     {
-        if (!enabled)
-        {
-            throw new InferenceException(ErrorCode.UNSUPPORTED, "Client shared memory is disabled on this server; "
-                + "start it with client shared memory allowed to register region '" + shown(name) + "'");
-        }
+        requireClientShm();
         if (name == null || name.isEmpty())
         {
             throw invalid("a shared memory region needs a non-empty name");
@@ -96,9 +96,9 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
         final Path file = resolveKey(name, key);
         if (offset < 0 || byteSize <= 0)
         {
-            throw invalid("invalid args for shared memory region '" + shown(name) + "': offset "
+            throw invalid("failed to register shared memory region '" + shown(name) + "': invalid args (offset "
                 + Long.toUnsignedString(offset) + " and byte_size " + Long.toUnsignedString(byteSize)
-                + " must be non-negative and positive");
+                + ": the offset must be below 2^63 and the byte_size positive)");
         }
         if (regions.containsKey(name))
         {
@@ -125,11 +125,44 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
     }
 
     /**
+     * Refuses a client's registration or unregistration when client shared memory is disabled, with Triton's error
+     * (server src/common.h {@code kClientShmDisabledErrorStr}, used by http_server.cc and grpc_server.cc for
+     * register and unregister, system and CUDA alike).
+     *
+     * @throws InferenceException UNSUPPORTED when disabled
+     */
+    public void requireClientShm()
+    {
+        if (!enabled)
+        {
+            throw new InferenceException(ErrorCode.UNSUPPORTED, CLIENT_SHM_DISABLED);
+        }
+    }
+
+    /**
      * Unregisters one region; an unknown name is not an error (as in Triton). Requests holding it finish normally.
      *
      * @param name the region name
+     * @throws InferenceException UNSUPPORTED when client shared memory is disabled, as in Triton
      */
     public void unregister(final String name)
+    {
+        requireClientShm();
+        retire(name);
+    }
+
+    /**
+     * Unregisters every region.
+     *
+     * @throws InferenceException UNSUPPORTED when client shared memory is disabled, as in Triton
+     */
+    public void unregisterAll()
+    {
+        requireClientShm();
+        retireAll();
+    }
+
+    private void retire(final String name)
     {
         final SharedMemoryRegion region = regions.remove(name);
         if (region != null)
@@ -138,12 +171,11 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
         }
     }
 
-    /** Unregisters every region. */
-    public void unregisterAll()
+    private void retireAll()
     {
         for (final String name : List.copyOf(regions.keySet()))
         {
-            unregister(name);
+            retire(name);
         }
     }
 
@@ -170,29 +202,45 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
     }
 
     /**
-     * Holds part of a region for one tensor of one request, after checking that it lies inside the region.
+     * Holds part of a region for one tensor of one request, after checking that it lies inside the region, with
+     * Triton's checks and messages (server src/shared_memory_manager.cc {@code GetMemoryInfo}): the offset must lie
+     * inside the region (an offset equal to its size is refused even for zero bytes), and offset + byte_size must
+     * neither overflow 64 bits nor pass the region's end. Ingot's detail follows Triton's text.
      *
      * @param regionName the region the request names
-     * @param offset     offset inside the region
-     * @param byteSize   bytes the tensor may use
+     * @param offset     offset inside the region, an unsigned 64-bit value
+     * @param byteSize   bytes the tensor may use, an unsigned 64-bit value
      * @param tensor     the tensor's name, for messages
      * @return the held slice; release it when the response was delivered
-     * @throws InferenceException INVALID_ARG for an unknown region or a range outside it
+     * @throws InferenceException NOT_FOUND for an unknown region, INVALID_ARG for a range outside it
      */
     public ShmSlice acquire(final String regionName, final long offset, final long byteSize, final String tensor)
     {
         final SharedMemoryRegion region = regions.get(regionName);
         if (region == null || !region.tryAcquire())
         {
-            throw invalid("Unable to find shared memory region: '" + shown(regionName) + "' (referenced by tensor '"
-                + shown(tensor) + "')");
+            throw new InferenceException(ErrorCode.NOT_FOUND, "Unable to find shared memory region: '"
+                + shown(regionName) + "' (referenced by tensor '" + shown(tensor) + "')");
         }
-        if (offset < 0 || byteSize < 0 || offset > region.byteSize() || byteSize > region.byteSize() - offset)
+        final String detail = " (tensor '" + shown(tensor) + "': offset " + Long.toUnsignedString(offset)
+            + ", byte_size " + Long.toUnsignedString(byteSize) + ", region of " + region.byteSize() + " bytes)";
+        if (Long.compareUnsigned(offset, region.byteSize()) >= 0)
         {
             region.release();
-            throw invalid("shared memory reference of tensor '" + shown(tensor) + "' is out of bounds: offset "
-                + Long.toUnsignedString(offset) + " + byte_size " + Long.toUnsignedString(byteSize) + " exceeds the "
-                + region.byteSize() + " bytes of region '" + shown(regionName) + "'");
+            throw invalid("Invalid offset for shared memory region: '" + shown(regionName) + "'" + detail);
+        }
+        if (Long.compareUnsigned(byteSize, -1L - offset) > 0)
+        {
+            region.release();
+            throw invalid("Integer overflow detected: byte_size (" + Long.toUnsignedString(byteSize) + ") + offset ("
+                + Long.toUnsignedString(offset) + ") exceeds maximum value (" + Long.toUnsignedString(-1L)
+                + ") for region '" + shown(regionName) + "'");
+        }
+        if (Long.compareUnsigned(offset + byteSize, region.byteSize()) > 0)
+        {
+            region.release();
+            throw invalid("Invalid offset + byte size for shared memory region: '" + shown(regionName) + "'"
+                + detail);
         }
         // The client may have truncated its object since it registered it: touching mapped pages past the end of
         // the file would fault (SIGBUS). The client is at fault, so the answer is a 400 naming the sizes.
@@ -212,7 +260,7 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
     @Override
     public void close()
     {
-        unregisterAll();
+        retireAll();
     }
 
     private Path resolveKey(final String name, final String key)
@@ -278,9 +326,9 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
             final long objectSize = status.size();
             if (offset > objectSize || byteSize > objectSize - offset)
             {
-                throw invalid("invalid args for shared memory region '" + shown(name) + "': offset " + offset
-                    + " + byte_size " + byteSize + " exceeds the " + objectSize + " bytes of shared memory object '"
-                    + shown(key) + "'");
+                throw invalid("failed to register shared memory region '" + shown(name) + "': invalid args "
+                    + "(offset " + offset + " + byte_size " + byteSize + " exceeds the " + objectSize
+                    + " bytes of shared memory object '" + shown(key) + "')");
             }
             arena = Arena.ofShared();
             final MemorySegment memory = Posix.mapShared(fd, offset, byteSize, arena);

@@ -3,6 +3,8 @@ package io.ingot.server.grpc;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.ingot.api.CoreOptions;
+import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.server.proto.InferParameter;
 import io.ingot.server.proto.ModelInferRequest;
@@ -13,6 +15,7 @@ import io.ingot.server.shm.SystemSharedMemoryRegistry;
 import io.ingot.server.testing.FuzzFixtures;
 import io.ingot.server.testing.ShmObject;
 import io.ingot.testing.FuzzReport;
+import io.ingot.testing.TestModels;
 import io.netty.buffer.PooledByteBufAllocator;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,7 +36,12 @@ public final class GrpcInferDecoderFuzzTarget
     private static final PooledByteBufAllocator ALLOC = new PooledByteBufAllocator(true);
     private static final ShmObject OBJECT = new ShmObject(4096);
     private static final SystemSharedMemoryRegistry REGISTRY = FuzzFixtures.registryWithRegion(OBJECT);
-    private static final GrpcInferDecoder DECODER = new GrpcInferDecoder(REGISTRY);
+    private static final InferenceCore CORE = InferenceCore.open(CoreOptions.builder().model(TestModels.config("""
+        name: "m" backend: "identity" max_batch_size: 4
+        input [{ name: "INPUT0" data_type: TYPE_FP32 dims: [2] }]
+        output [{ name: "OUTPUT0" data_type: TYPE_FP32 dims: [2] }]
+        """)).build());
+    private static final GrpcInferDecoder DECODER = new GrpcInferDecoder(CORE, REGISTRY);
     private static final FuzzReport REPORT = FuzzReport.start("gRPC ModelInferRequest parser and decoder",
         () -> FuzzFixtures.liveBuffers(ALLOC));
 
@@ -43,6 +51,7 @@ public final class GrpcInferDecoderFuzzTarget
         REPORT.print();
         REGISTRY.close();
         OBJECT.close();
+        CORE.close();
     }
 
     private static byte[] structured(final FuzzedDataProvider data)

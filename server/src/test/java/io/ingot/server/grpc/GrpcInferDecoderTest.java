@@ -2,7 +2,6 @@ package io.ingot.server.grpc;
 
 import com.google.protobuf.ByteString;
 import io.ingot.tensor.DataType;
-import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceRequest;
 import io.ingot.server.protocol.InferCall;
@@ -10,6 +9,7 @@ import io.ingot.server.proto.InferParameter;
 import io.ingot.server.proto.InferTensorContents;
 import io.ingot.server.proto.ModelInferRequest;
 import io.ingot.server.shm.SystemSharedMemoryRegistry;
+import io.ingot.server.testing.ShmObject;
 import io.netty.buffer.ByteBufAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -29,7 +29,7 @@ class GrpcInferDecoderTest
         ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final SystemSharedMemoryRegistry registry = SystemSharedMemoryRegistry.devShm();
-    private final GrpcInferDecoder decoder = new GrpcInferDecoder(registry);
+    private final GrpcInferDecoder decoder = new GrpcInferDecoder(null, registry);
     private InferCall call;
 
     @AfterEach
@@ -107,14 +107,16 @@ class GrpcInferDecoderTest
         assertEquals("hey", new String(request.inputData(1).asSlice(4, 3).toArray(ValueLayout.JAVA_BYTE),
             StandardCharsets.UTF_8));
 
-        final InferenceException count = assertThrows(InferenceException.class, () -> decode(ModelInferRequest
-            .newBuilder().setModelName("m").addInputs(input("A", "FP32", 2)
-                .setContents(InferTensorContents.newBuilder().addFp32Contents(1f))).build()));
-        assertTrue(count.getMessage().contains("unexpected number of elements 1"), count.getMessage());
+        // Too few elements are converted as given: the core's byte-size check then names both sizes, as Triton's
+        // core does (GrpcServiceTest.modelInferErrorsMapToStatusCodes).
+        assertEquals(4, decode(ModelInferRequest.newBuilder().setModelName("m").addInputs(input("A", "FP32", 2)
+            .setContents(InferTensorContents.newBuilder().addFp32Contents(1f))).build()).inputData(0).byteSize());
+        // server src/grpc/infer_handler.cc InferGRPCToInputHelper
         final InferenceException field = assertThrows(InferenceException.class, () -> decode(ModelInferRequest
             .newBuilder().setModelName("m").addInputs(input("A", "INT32", 1)
                 .setContents(InferTensorContents.newBuilder().addFp32Contents(1f))).build()));
-        assertTrue(field.getMessage().contains("expected int_contents"), field.getMessage());
+        assertTrue(field.getMessage().startsWith("unexpected explicit tensor data for input tensor 'A' for model 'm' "
+            + "of type 'FP32', expected datatype 'INT32'"), field.getMessage());
         assertThrows(InferenceException.class, () -> decode(ModelInferRequest.newBuilder().setModelName("m")
             .addInputs(input("A", "FP16", 1).setContents(InferTensorContents.newBuilder().addFp32Contents(1f)))
             .build()));
@@ -129,7 +131,9 @@ class GrpcInferDecoderTest
             .addInputs(input("B", "FP32", 1))
             .addRawInputContents(rawFloats(1f))
             .build()));
-        assertTrue(mixed.getMessage().contains("contents field must not be specified"), mixed.getMessage());
+        // server src/grpc/infer_handler.cc names the model in content errors.
+        assertTrue(mixed.getMessage().startsWith("contents field must not be specified when using raw_input_contents "
+            + "for 'A' for model 'm'"), mixed.getMessage());
         final InferenceException extra = assertThrows(InferenceException.class, () -> decode(ModelInferRequest
             .newBuilder().setModelName("m").addInputs(input("A", "FP32", 1))
             .addRawInputContents(rawFloats(1f)).addRawInputContents(rawFloats(2f)).build()));
@@ -137,10 +141,8 @@ class GrpcInferDecoderTest
         final InferenceException missing = assertThrows(InferenceException.class, () -> decode(ModelInferRequest
             .newBuilder().setModelName("m").addInputs(input("A", "FP32", 1)).build()));
         assertTrue(missing.getMessage().contains("unable to find data for input tensor 'A'"), missing.getMessage());
-        final InferenceException size = assertThrows(InferenceException.class, () -> decode(ModelInferRequest
-            .newBuilder().setModelName("m").addInputs(input("A", "FP32", 2))
-            .addRawInputContents(rawFloats(1f)).build()));
-        assertEquals(ErrorCode.INVALID_ARG, size.code());
+        assertTrue(missing.getMessage().startsWith("unable to find data for input tensor 'A' for model 'm' in "
+            + "request."), missing.getMessage());
     }
 
     @Test
@@ -176,7 +178,42 @@ class GrpcInferDecoderTest
         final InferenceException flag = assertThrows(InferenceException.class, () -> decode(base.clone()
             .putParameters("sequence_end", InferParameter.newBuilder().setInt64Param(1).build()).build()));
         assertEquals("invalid value type for 'sequence_end' parameter, expected bool_param.", flag.getMessage());
-        assertThrows(InferenceException.class, () -> decode(base.clone().putParameters("triton_other",
-            InferParameter.newBuilder().setBoolParam(true).build()).build()));
+        final InferenceException reserved = assertThrows(InferenceException.class, () -> decode(base.clone()
+            .putParameters("triton_other", InferParameter.newBuilder().setBoolParam(true).build()).build()));
+        assertTrue(reserved.getMessage().startsWith("parameter keys starting with 'triton_' are reserved for Triton "
+            + "usage. Only the following keys starting with 'triton_' are allowed: "
+            + "triton_enable_empty_final_response"), reserved.getMessage());
+    }
+
+    @Test
+    void sharedMemoryOffsetsAreUnsigned64BitAsTritonReadsThem()
+    {
+        try (ShmObject object = new ShmObject(256))
+        {
+            registry.register("g", object.key(), 0, 64);
+            // Triton's clients send int64_param; Triton reads it into a uint64, so -1 is 2^64-1, past the region.
+            for (final InferParameter offset : new InferParameter[] {InferParameter.newBuilder().setInt64Param(-1)
+                .build(), InferParameter.newBuilder().setUint64Param(-2).build()})
+            {
+                final InferenceException far = assertThrows(InferenceException.class, () -> decode(ModelInferRequest
+                    .newBuilder().setModelName("m").addInputs(input("A", "FP32", 1)
+                        .putParameters("shared_memory_region", InferParameter.newBuilder().setStringParam("g").build())
+                        .putParameters("shared_memory_byte_size", InferParameter.newBuilder().setInt64Param(4).build())
+                        .putParameters("shared_memory_offset", offset)).build()));
+                assertTrue(far.getMessage().startsWith("Invalid offset for shared memory region: 'g'"),
+                    far.getMessage());
+            }
+            final InferenceException typed = assertThrows(InferenceException.class, () -> decode(ModelInferRequest
+                .newBuilder().setModelName("m").addInputs(input("A", "FP32", 1)
+                    .putParameters("shared_memory_region", InferParameter.newBuilder().setStringParam("g").build())
+                    .putParameters("shared_memory_byte_size", InferParameter.newBuilder().setStringParam("4")
+                        .build())).build()));
+            assertEquals("invalid value type for 'shared_memory_byte_size' parameter for tensor 'A', expected "
+                + "int64_param.", typed.getMessage());
+        }
+        finally
+        {
+            registry.close();
+        }
     }
 }

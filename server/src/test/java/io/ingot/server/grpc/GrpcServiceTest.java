@@ -240,8 +240,8 @@ class GrpcServiceTest
             CudaSharedMemoryRegisterRequest.newBuilder().setName("g").build()));
         assertStatus(Status.Code.UNIMPLEMENTED, "trace", () -> server.grpc().traceSetting(
             TraceSettingRequest.getDefaultInstance()));
-        assertStatus(Status.Code.UNIMPLEMENTED, "log", () -> server.grpc().logSettings(
-            LogSettingsRequest.getDefaultInstance()));
+        assertEquals("default", server.grpc().logSettings(LogSettingsRequest.getDefaultInstance())
+            .getSettingsOrThrow("log_format").getStringParam());
     }
 
     @Test
@@ -287,7 +287,8 @@ class GrpcServiceTest
             () -> server.grpc().modelInfer(addSub("x", 1).toBuilder().setModelVersion("3").build()));
         assertStatus(Status.Code.INVALID_ARGUMENT, "data-type", () -> server.grpc().modelInfer(addSub("x", 1)
             .toBuilder().setInputs(0, addSub("x", 1).getInputs(0).toBuilder().setDatatype("INT32")).build()));
-        assertStatus(Status.Code.INVALID_ARGUMENT, "unexpected total byte size", () -> server.grpc().modelInfer(
+        assertStatus(Status.Code.INVALID_ARGUMENT, "[request id: x] input byte size mismatch for input 'INPUT1' for "
+            + "model 'add_sub'. Expected 64, got 8", () -> server.grpc().modelInfer(
             addSub("x", 1).toBuilder().setRawInputContents(1, fp32(1f, 2f)).build()));
         assertStatus(Status.Code.INVALID_ARGUMENT, "sequence_id", () -> server.grpc().modelInfer(addSub("x", 1)
             .toBuilder().putParameters("sequence_id", InferParameter.newBuilder().setDoubleParam(3).build())

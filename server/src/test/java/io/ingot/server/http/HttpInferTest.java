@@ -220,7 +220,9 @@ class HttpInferTest
 
         assertError(server.send(HttpRequest.newBuilder(URI.create(url("add_sub")))
             .header("Inference-Header-Content-Length", "0")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[64])).build()), 400, "exactly one input");
+            .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[64])).build()), 400, "[request id: <id_unknown>] "
+            + "Raw request must only have 1 input (found 1) to be deduced but got 2 inputs in 'add_sub' model "
+            + "configuration");
     }
 
     @Test

@@ -116,7 +116,16 @@ class SharedMemoryInferTest
                 .shmInput("INPUT1", "FP32", new long[] {1, 16}, "http_in", 64, 64)
                 .request(server.httpUrl() + "/v2/models/add_sub/infer"));
             assertEquals(400, outside.statusCode());
-            assertTrue(new String(outside.body(), StandardCharsets.UTF_8).contains("out of bounds"));
+            assertTrue(new String(outside.body(), StandardCharsets.UTF_8).contains("Invalid offset + byte size for "
+                + "shared memory region: 'http_in'"), new String(outside.body(), StandardCharsets.UTF_8));
+            // Offsets are uint64 (Triton's AsUInt): 2^64-1 parses and is refused by the bounds check, not the parser.
+            final HttpResponse<byte[]> farOut = server.post("/v2/models/add_sub/infer", "{\"inputs\":[{\"name\":"
+                + "\"INPUT0\",\"datatype\":\"FP32\",\"shape\":[1,16],\"parameters\":{\"shared_memory_region\":"
+                + "\"http_in\",\"shared_memory_offset\":18446744073709551615,\"shared_memory_byte_size\":64}}]}");
+            assertEquals(400, farOut.statusCode());
+            assertTrue(new String(farOut.body(), StandardCharsets.UTF_8).contains("Invalid offset for shared memory "
+                + "region: 'http_in' (tensor 'INPUT0': offset 18446744073709551615"),
+                new String(farOut.body(), StandardCharsets.UTF_8));
             server.post("/v2/systemsharedmemory/unregister", "");
         }
     }
@@ -167,7 +176,8 @@ class SharedMemoryInferTest
             final HttpResponse<byte[]> refused = server.send(new InferBody()
                 .shmInput("INPUT0", "INT32", new long[] {1, 1}, "busy", 0, 4)
                 .request(server.httpUrl() + "/v2/models/slow/infer"));
-            assertEquals(400, refused.statusCode());
+            // Triton: NOT_FOUND "Unable to find shared memory region" (shared_memory_manager.cc GetMemoryInfo).
+            assertEquals(404, refused.statusCode());
             assertTrue(JsonParser.parseString(new String(refused.body(), StandardCharsets.UTF_8)).getAsJsonObject()
                 .get("error").getAsString().contains("'busy'"));
 

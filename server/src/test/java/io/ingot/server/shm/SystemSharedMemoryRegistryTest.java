@@ -192,14 +192,33 @@ class SystemSharedMemoryRegistryTest
              SystemSharedMemoryRegistry registry = SystemSharedMemoryRegistry.devShm())
         {
             registry.register("r", object.key(), 0, 64);
+            // Triton's messages, server src/shared_memory_manager.cc GetMemoryInfo, with Ingot's detail after them.
             final InferenceException bounds = assertThrows(InferenceException.class,
                 () -> registry.acquire("r", 60, 8, "OUTPUT0"));
             assertEquals(ErrorCode.INVALID_ARG, bounds.code());
-            assertTrue(bounds.getMessage().contains("out of bounds") && bounds.getMessage().contains("OUTPUT0")
-                && bounds.getMessage().contains("64 bytes of region 'r'"), bounds.getMessage());
+            assertEquals("Invalid offset + byte size for shared memory region: 'r' (tensor 'OUTPUT0': offset 60, "
+                + "byte_size 8, region of 64 bytes)", bounds.getMessage());
+            final InferenceException offset = assertThrows(InferenceException.class,
+                () -> registry.acquire("r", 64, 0, "OUTPUT0"));
+            assertTrue(offset.getMessage().startsWith("Invalid offset for shared memory region: 'r'"),
+                offset.getMessage());
+            // Offsets are unsigned 64-bit: 2^64-1 (-1L) and 2^63 (Long.MIN_VALUE) are offsets past the region.
+            for (final long huge : new long[] {-1L, Long.MIN_VALUE, -64L})
+            {
+                final InferenceException far = assertThrows(InferenceException.class,
+                    () -> registry.acquire("r", huge, 8, "INPUT0"));
+                assertTrue(far.getMessage().startsWith("Invalid offset for shared memory region: 'r' (tensor "
+                    + "'INPUT0': offset " + Long.toUnsignedString(huge)), far.getMessage());
+            }
+            final InferenceException overflow = assertThrows(InferenceException.class,
+                () -> registry.acquire("r", 8, -4L, "INPUT0"));
+            assertEquals("Integer overflow detected: byte_size (18446744073709551612) + offset (8) exceeds maximum "
+                + "value (18446744073709551615) for region 'r'", overflow.getMessage());
             final InferenceException unknown = assertThrows(InferenceException.class,
                 () -> registry.acquire("nope", 0, 8, "INPUT0"));
-            assertTrue(unknown.getMessage().contains("'nope'"), unknown.getMessage());
+            assertEquals(ErrorCode.NOT_FOUND, unknown.code());
+            assertTrue(unknown.getMessage().startsWith("Unable to find shared memory region: 'nope'"),
+                unknown.getMessage());
             assertEquals(0, registry.status("r").getFirst().holders());
         }
     }
@@ -215,7 +234,8 @@ class SystemSharedMemoryRegistryTest
                 assertThrows(InferenceException.class, () -> registry.register("r", object.key(), 0, 16)).code());
             final InferenceException tooLarge = assertThrows(InferenceException.class,
                 () -> registry.register("big", object.key(), 4000, 200));
-            assertTrue(tooLarge.getMessage().contains("invalid args"), tooLarge.getMessage());
+            assertTrue(tooLarge.getMessage().startsWith("failed to register shared memory region 'big': invalid args"),
+                tooLarge.getMessage());
             assertThrows(InferenceException.class, () -> registry.register("x", "/ingot_no_such_object", 0, 16));
             final InferenceException traversal = assertThrows(InferenceException.class,
                 () -> registry.register("x", "/../../etc/passwd", 0, 16));
@@ -252,13 +272,22 @@ class SystemSharedMemoryRegistryTest
     }
 
     @Test
-    void disabledRegistryRefusesRegistration()
+    void disabledRegistryRefusesRegistrationAndUnregistrationAsTritonDoes()
     {
+        // server src/http_server.cc HandleSystemSharedMemory and src/grpc/grpc_server.cc refuse register and
+        // unregister alike while client shared memory is disabled, with kClientShmDisabledErrorStr (src/common.h).
+        final String tritonText = "Client shared memory is disabled. Start the server with "
+            + "'--allow-client-shm=true' to enable.";
         try (SystemSharedMemoryRegistry registry = new SystemSharedMemoryRegistry(Path.of("/dev/shm"), false))
         {
             final InferenceException disabled = assertThrows(InferenceException.class,
                 () -> registry.register("r", "/x", 0, 16));
             assertEquals(ErrorCode.UNSUPPORTED, disabled.code());
+            assertEquals(tritonText, disabled.getMessage());
+            final InferenceException one = assertThrows(InferenceException.class, () -> registry.unregister("r"));
+            assertEquals(ErrorCode.UNSUPPORTED, one.code());
+            assertEquals(tritonText, one.getMessage());
+            assertEquals(tritonText, assertThrows(InferenceException.class, registry::unregisterAll).getMessage());
         }
     }
 

@@ -29,6 +29,8 @@ import java.util.function.UnaryOperator;
  *   <li>{@code identity_bytes}: BYTES dims [-1] echoed, no batching;</li>
  *   <li>{@code identity_fp16}: FP16 dims [4] echoed, no batching;</li>
  *   <li>{@code identity_fp32}: FP32 dims [-1] echoed, no batching;</li>
+ *   <li>{@code identity_var}: FP32 dims [-1] echoed, max_batch_size 8;</li>
+ *   <li>{@code identity_string}: BYTES dims [1] echoed, no batching;</li>
  *   <li>{@code identity_mixed}: FP32 [2], INT64 [2], BOOL [2] echoed as OUT_F, OUT_I, OUT_B, max_batch_size 4;</li>
  *   <li>{@code slow}: INT32 [1] echoed after 300 ms, max_batch_size 1, a queue of at most 1 request;</li>
  *   <li>{@code slow_timeout}: as {@code slow} with an unbounded queue and per-request timeouts allowed.</li>
@@ -107,6 +109,16 @@ public final class ServingFixture implements AutoCloseable
         name: "identity_fp32" backend: "identity" max_batch_size: 0
         input [{ name: "INPUT0" data_type: TYPE_FP32 dims: [-1] }]
         output [{ name: "OUTPUT0" data_type: TYPE_FP32 dims: [-1] }]
+        """,
+        """
+        name: "identity_var" backend: "identity" max_batch_size: 8
+        input [{ name: "INPUT0" data_type: TYPE_FP32 dims: [-1] }]
+        output [{ name: "OUTPUT0" data_type: TYPE_FP32 dims: [-1] }]
+        """,
+        """
+        name: "identity_string" backend: "identity" max_batch_size: 0
+        input [{ name: "INPUT0" data_type: TYPE_STRING dims: [1] }]
+        output [{ name: "OUTPUT0" data_type: TYPE_STRING dims: [1] }]
         """,
         """
         name: "identity_mixed" backend: "identity" max_batch_size: 4
