@@ -37,9 +37,12 @@ import io.ingot.scheduler.NanoClock;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.scheduler.SchedulerSettings;
 import io.ingot.stats.ModelStatsRecorder;
+import io.ingot.warmup.WarmupPlan;
+import io.ingot.warmup.WarmupRunner;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -96,22 +99,33 @@ final class ModelRuntime implements InstanceHost
         final List<InstanceContext> contexts = instanceContexts(context);
         this.stats = new ModelStatsRecorder(settings.maxBatchSize(), contexts.size(), scheduler::queuedRequests);
         final List<Engine> engines = new ArrayList<>();
+        final List<ModelInstance> instances = new ArrayList<>();
         final List<InstanceAgent> agents = new ArrayList<>();
-        try
+        final Path versionDirectory = context.versionDirectory();
+        try (WarmupPlan warmup = WarmupPlan.of(name, config,
+            versionDirectory == null ? null : versionDirectory.getParent()))
         {
+            final WarmupRunner warmupRunner = new WarmupRunner(name, config.getMaxBatchSize(), validator::validate);
             for (final InstanceContext instance : contexts)
             {
                 final Engine engine = backend.createEngine(instance);
                 engines.add(engine);
                 final ModelInstance modelInstance = new ModelInstance(this, agents.size(), instance.name(), engine,
                     context.allocator());
+                instances.add(modelInstance);
+                // Triton warms each instance up right after it is initialized; the version serves only after all.
+                warmupRunner.run(warmup, modelInstance);
                 agents.add(new InstanceAgent(scheduler, modelInstance, agents.size(), settings.maxBatchSize(),
                     this::answerEnded, "ingot-instance-" + name + "-v" + version + "-" + instance.name()));
             }
         }
         catch (final Exception ex)
         {
-            for (final Engine engine : engines)
+            for (final ModelInstance instance : instances)
+            {
+                instance.close();  // its staging and its engine
+            }
+            for (final Engine engine : engines.subList(instances.size(), engines.size()))
             {
                 closeQuietly(engine);
             }
