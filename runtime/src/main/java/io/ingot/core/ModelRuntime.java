@@ -13,6 +13,7 @@ import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.ModelStatistics;
 import io.ingot.api.RequestLifecycle;
+import io.ingot.api.RequestTrace;
 import io.ingot.api.ResponseAllocator;
 import io.ingot.api.ResponseAssembly;
 import io.ingot.api.ResponseListener;
@@ -199,6 +200,11 @@ final class ModelRuntime implements InstanceHost
             pending = new PendingRequest();
             RequestLifecycle.attach(request, pending);
         }
+        final RequestTrace trace = request.trace();
+        if (trace != null)
+        {
+            trace.requestStarted(System.nanoTime());
+        }
         validator.validate(request, pending);
         if (!RequestLifecycle.begin(request, cancelHook))
         {
@@ -209,6 +215,10 @@ final class ModelRuntime implements InstanceHost
         pending.listener = listener;
         try
         {
+            if (trace != null)
+            {
+                trace.queued(System.nanoTime());
+            }
             scheduler.submit(pending);
         }
         catch (final RuntimeException ex)
@@ -306,6 +316,11 @@ final class ModelRuntime implements InstanceHost
         final InferenceRequest userRequest = request.request;
         final ResponseListener listener = request.listener;
         request.clear();
+        final RequestTrace trace = userRequest.trace();
+        if (trace != null)
+        {
+            trace.requestEnded(System.nanoTime());
+        }
         RequestLifecycle.end(userRequest);
         try
         {

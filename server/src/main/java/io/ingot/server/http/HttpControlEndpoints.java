@@ -13,6 +13,8 @@ import io.ingot.server.json.MetadataJson;
 import io.ingot.server.json.StatisticsJson;
 import io.ingot.server.protocol.ServerExtensions;
 import io.ingot.server.shm.SystemSharedMemoryRegistry;
+import io.ingot.server.trace.TraceManager;
+import io.ingot.server.trace.TraceSettingsApi;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -32,6 +34,7 @@ public final class HttpControlEndpoints
 {
     private final InferenceCore core;
     private final SystemSharedMemoryRegistry sharedMemory;
+    private final TraceSettingsApi traceSettings;
 
     /**
      * @param core         the core
@@ -41,6 +44,7 @@ public final class HttpControlEndpoints
     {
         this.core = core;
         this.sharedMemory = sharedMemory;
+        this.traceSettings = new TraceSettingsApi(core, TraceManager.forCore(core));
     }
 
     /**
@@ -128,6 +132,9 @@ public final class HttpControlEndpoints
                 yield HttpResponses.empty(HttpResponseStatus.OK);
             }
             case HttpRoute.CudaShm cuda -> cudaSharedMemory(cuda, alloc);
+            case HttpRoute.TraceSetting trace -> HttpResponses.json(HttpResponseStatus.OK, alloc.buffer().writeBytes(
+                traceSettings.http(trace.model(), trace.update(), body.toString(StandardCharsets.UTF_8))
+                    .getBytes(StandardCharsets.UTF_8)));
             case HttpRoute.Unsupported unsupported ->
                 throw new InferenceException(ErrorCode.UNSUPPORTED, unsupported.message());
             case HttpRoute.NotFound ignored -> HttpResponses.error(alloc, HttpResponseStatus.NOT_FOUND, "Not Found");

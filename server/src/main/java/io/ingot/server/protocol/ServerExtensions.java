@@ -4,8 +4,9 @@ import java.util.List;
 
 /**
  * The protocol extensions the frontends implement, reported by server metadata. perf_analyzer and other clients
- * act on this list, so it names only what works: no classification, sequence, CUDA shared memory, trace or logging,
- * and no {@code parameters} (custom request parameters are not passed to models).
+ * act on this list, so it names only what works: no classification, sequence, CUDA shared memory or logging, and no
+ * {@code parameters} (custom request parameters are not passed to models). {@code trace} is the settings endpoints
+ * and TIMESTAMPS traces of HTTP inference.
  */
 public final class ServerExtensions
 {
@@ -16,7 +17,8 @@ public final class ServerExtensions
         "model_configuration",
         "system_shared_memory",
         "binary_tensor_data",
-        "statistics");
+        "statistics",
+        "trace");
 
     private ServerExtensions()
     {
