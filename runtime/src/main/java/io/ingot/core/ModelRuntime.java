@@ -51,7 +51,11 @@ import java.util.List;
  * One loaded model version: its configuration, backend, scheduler, instances and statistics, the validation of its
  * requests, and the delivery of its responses. Requests go from the caller through the scheduler's intake ring to
  * the instance that runs them ({@link ModelScheduler}); responses are delivered from the instance's thread, in
- * dequeue order when the model preserves ordering. Thread-safe.
+ * dequeue order when the model preserves ordering. Each instance runs the configuration's {@code model_warmup} samples
+ * ({@link WarmupRunner}) right after its engine is created and before any instance thread starts, so a version is
+ * constructed, and so installed and reported ready, only after every instance warmed up; a failing sample fails the
+ * construction. A request that carries a {@link RequestTrace} gets its timestamps recorded; others cost a null check.
+ * Thread-safe.
  */
 final class ModelRuntime implements InstanceHost
 {
