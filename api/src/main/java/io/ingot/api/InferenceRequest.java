@@ -47,6 +47,7 @@ public final class InferenceRequest
     private boolean sequenceStart;
     private boolean sequenceEnd;
     private ResponseAllocator responseAllocator;
+    private RequestTrace trace;
 
     private int inputCount;
     private String[] inputNames = new String[INITIAL_CAPACITY];
@@ -254,6 +255,25 @@ public final class InferenceRequest
     {
         checkIdle();
         this.responseAllocator = allocator;
+        return this;
+    }
+
+    /** @return the trace the core fills for this request, or {@code null} (not traced: the default) */
+    public RequestTrace trace()
+    {
+        return trace;
+    }
+
+    /**
+     * Asks the core to record this request's timestamps (a frontend's trace sampling).
+     *
+     * @param requestTrace where the core writes them, or {@code null} for none
+     * @return this
+     */
+    public InferenceRequest trace(final RequestTrace requestTrace)
+    {
+        checkIdle();
+        this.trace = requestTrace;
         return this;
     }
 

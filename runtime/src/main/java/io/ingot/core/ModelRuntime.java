@@ -13,6 +13,7 @@ import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.ModelStatistics;
 import io.ingot.api.RequestLifecycle;
+import io.ingot.api.RequestTrace;
 import io.ingot.api.ResponseAllocator;
 import io.ingot.api.ResponseAssembly;
 import io.ingot.api.ResponseListener;
@@ -40,6 +41,8 @@ import io.ingot.scheduler.NanoClock;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.scheduler.SchedulerSettings;
 import io.ingot.stats.ModelStatsRecorder;
+import io.ingot.warmup.WarmupPlan;
+import io.ingot.warmup.WarmupRunner;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -51,7 +54,11 @@ import java.util.List;
  * One loaded model version: its configuration, backend, scheduler, instances and statistics, the validation of its
  * requests, and the delivery of its responses. Requests go from the caller through the scheduler's intake ring to
  * the instance that runs them ({@link ModelScheduler}); responses are delivered from the instance's thread, in
- * dequeue order when the model preserves ordering. Thread-safe.
+ * dequeue order when the model preserves ordering. Each instance runs the configuration's {@code model_warmup} samples
+ * ({@link WarmupRunner}) right after its engine is created and before any instance thread starts, so a version is
+ * constructed, and so installed and reported ready, only after every instance warmed up; a failing sample fails the
+ * construction. A request that carries a {@link RequestTrace} gets its timestamps recorded; others cost a null check.
+ * Thread-safe.
  */
 final class ModelRuntime implements InstanceHost
 {
@@ -109,22 +116,33 @@ final class ModelRuntime implements InstanceHost
         this.stats = new ModelStatsRecorder(settings.maxBatchSize(), contexts.size(), scheduler::queuedRequests);
         this.caching = cachingOf(cache);
         final List<Engine> engines = new ArrayList<>();
+        final List<ModelInstance> instances = new ArrayList<>();
         final List<InstanceAgent> agents = new ArrayList<>();
-        try
+        final Path versionDirectory = context.versionDirectory();
+        try (WarmupPlan warmup = WarmupPlan.of(name, config,
+            versionDirectory == null ? null : versionDirectory.getParent()))
         {
+            final WarmupRunner warmupRunner = new WarmupRunner(name, config.getMaxBatchSize(), validator::validate);
             for (final InstanceContext instance : contexts)
             {
                 final Engine engine = backend.createEngine(instance);
                 engines.add(engine);
                 final ModelInstance modelInstance = new ModelInstance(this, agents.size(), instance.name(), engine,
                     context.allocator());
+                instances.add(modelInstance);
+                // Triton warms each instance up right after it is initialized; the version serves only after all.
+                warmupRunner.run(warmup, modelInstance);
                 agents.add(new InstanceAgent(scheduler, modelInstance, agents.size(), settings.maxBatchSize(),
                     this::answerEnded, "ingot-instance-" + name + "-v" + version + "-" + instance.name()));
             }
         }
         catch (final Exception ex)
         {
-            for (final Engine engine : engines)
+            for (final ModelInstance instance : instances)
+            {
+                instance.close();  // its staging and its engine
+            }
+            for (final Engine engine : engines.subList(instances.size(), engines.size()))
             {
                 closeQuietly(engine);
             }
@@ -231,6 +249,11 @@ final class ModelRuntime implements InstanceHost
             pending = new PendingRequest();
             RequestLifecycle.attach(request, pending);
         }
+        final RequestTrace trace = request.trace();
+        if (trace != null)
+        {
+            trace.requestStarted(System.nanoTime());
+        }
         validator.validate(request, pending);
         if (sequences != null)
         {
@@ -255,6 +278,10 @@ final class ModelRuntime implements InstanceHost
         pending.listener = listener;
         try
         {
+            if (trace != null)
+            {
+                trace.queued(System.nanoTime());
+            }
             scheduler.submit(pending);
         }
         catch (final RuntimeException ex)
@@ -399,6 +426,11 @@ final class ModelRuntime implements InstanceHost
         final InferenceRequest userRequest = request.request;
         final ResponseListener listener = request.listener;
         request.clear();
+        final RequestTrace trace = userRequest.trace();
+        if (trace != null)
+        {
+            trace.requestEnded(System.nanoTime());
+        }
         RequestLifecycle.end(userRequest);
         try
         {

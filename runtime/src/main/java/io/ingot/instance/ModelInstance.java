@@ -7,6 +7,7 @@ import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.ResponseAllocator;
 import io.ingot.api.ResponseAssembly;
+import io.ingot.api.RequestTrace;
 import io.ingot.backend.Engine;
 import io.ingot.device.PinnedAllocator;
 import io.ingot.scheduler.FormedBatch;
@@ -193,6 +194,11 @@ public final class ModelInstance implements AutoCloseable
             {
                 stats.requestSucceeded(pending.batchSize, end - pending.acceptedNs, computeStart - pending.acceptedNs,
                     inputNs, inferNs, outputNs);
+            }
+            final RequestTrace trace = pending.request.trace();
+            if (trace != null)
+            {
+                trace.computed(computeStart, inputEnd, outputStart, end);
             }
         }
         stats.endUpdate();

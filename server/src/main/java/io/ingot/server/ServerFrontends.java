@@ -7,6 +7,7 @@ import io.ingot.server.grpc.GrpcFrontend;
 import io.ingot.server.http.HttpFrontend;
 import io.ingot.server.metrics.MetricsFrontend;
 import io.ingot.server.shm.SystemSharedMemoryRegistry;
+import io.ingot.server.trace.TraceManager;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -54,6 +55,7 @@ public final class ServerFrontends implements RunningFrontend
     private HttpFrontend http;
     private GrpcFrontend grpc;
     private MetricsFrontend metrics;
+    private InferenceCore core;
 
     private ServerFrontends(final FrontendOptions options)
     {
@@ -96,6 +98,7 @@ public final class ServerFrontends implements RunningFrontend
     public static ServerFrontends start(final InferenceCore core, final FrontendOptions options)
     {
         final ServerFrontends frontends = new ServerFrontends(options);
+        frontends.core = core;
         try
         {
             if (options.httpPort() >= 0)
@@ -287,5 +290,9 @@ public final class ServerFrontends implements RunningFrontend
         grpcWorkers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         blockingExecutor.shutdown();
         sharedMemory.close();
+        if (core != null)
+        {
+            TraceManager.closeFor(core);  // writes out buffered traces, closes the trace files
+        }
     }
 }

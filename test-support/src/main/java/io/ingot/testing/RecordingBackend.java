@@ -48,6 +48,8 @@ public final class RecordingBackend implements BackendFactory
         public final List<long[]> spans = new CopyOnWriteArrayList<>();
         /** Name of the thread that ran each execution, in execution order. */
         public final List<String> threads = new CopyOnWriteArrayList<>();
+        /** Name of the instance that ran each execution, in execution order. */
+        public final List<String> instances = new CopyOnWriteArrayList<>();
         private final CountDownLatch gate = new CountDownLatch(1);
         private final CountDownLatch gateReached = new CountDownLatch(1);
 
@@ -102,7 +104,7 @@ public final class RecordingBackend implements BackendFactory
     {
         final Recorder recorder = recorder(context.modelName());
         final long delayNs = Long.parseLong(context.parameter("execute_us", "0")) * 1000;
-        return instance -> new RecordingEngine(recorder, delayNs);
+        return instance -> new RecordingEngine(recorder, delayNs, instance.name());
     }
 
     /** Records, gates, fails, then copies each input to the output of the same index. */
@@ -110,11 +112,13 @@ public final class RecordingBackend implements BackendFactory
     {
         private final Recorder recorder;
         private final long delayNs;
+        private final String instance;
 
-        RecordingEngine(final Recorder recorder, final long delayNs)
+        RecordingEngine(final Recorder recorder, final long delayNs, final String instance)
         {
             this.recorder = recorder;
             this.delayNs = delayNs;
+            this.instance = instance;
         }
 
         @Override
@@ -132,6 +136,7 @@ public final class RecordingBackend implements BackendFactory
             }
             recorder.batches.add(List.copyOf(rows));
             recorder.threads.add(Thread.currentThread().getName());
+            recorder.instances.add(instance);
             recorder.inputMemory.add(new long[] {data.isNative() ? data.address() : 0, data.isNative() ? 1 : 0});
             if (rows.contains(GATE))
             {

@@ -57,6 +57,8 @@ import io.ingot.server.proto.TraceSettingRequest;
 import io.ingot.server.proto.TraceSettingResponse;
 import io.ingot.server.shm.SharedMemoryRegion;
 import io.ingot.server.shm.SystemSharedMemoryRegistry;
+import io.ingot.server.trace.TraceManager;
+import io.ingot.server.trace.TraceSettingsApi;
 import io.netty.buffer.ByteBufAllocator;
 
 import java.util.LinkedHashMap;
@@ -75,6 +77,7 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
     private final SystemSharedMemoryRegistry sharedMemory;
     private final GrpcInferDecoder decoder;
     private final ByteBufAllocator allocator;
+    private final TraceSettingsApi traceSettings;
 
     /**
      * @param core         the core
@@ -88,6 +91,7 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
         this.sharedMemory = sharedMemory;
         this.decoder = new GrpcInferDecoder(core, sharedMemory);
         this.allocator = allocator;
+        this.traceSettings = new TraceSettingsApi(core, TraceManager.forCore(core));
     }
 
     @Override
@@ -355,10 +359,7 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
     @Override
     public void traceSetting(final TraceSettingRequest request, final StreamObserver<TraceSettingResponse> observer)
     {
-        answer(observer, () ->
-        {
-            throw new InferenceException(ErrorCode.UNSUPPORTED, "trace settings are not supported by this server");
-        });
+        answer(observer, () -> traceSettings.grpc(request));
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.ingot.server.http;
 import io.ingot.api.InferenceCore;
 import io.ingot.server.access.RestrictedApis;
 import io.ingot.server.shm.SystemSharedMemoryRegistry;
+import io.ingot.server.trace.TraceManager;
 
 import java.util.concurrent.ExecutorService;
 
@@ -20,10 +21,11 @@ import java.util.concurrent.ExecutorService;
  * @param budget           the memory all request bodies may hold
  * @param restricted       endpoints restricted to a header
  * @param drain            requests not yet answered, for a graceful stop
+ * @param tracer           the core's trace settings and sampling
  */
 record HttpApi(InferenceCore core, SystemSharedMemoryRegistry sharedMemory, HttpControlEndpoints control,
     HttpInferDecoder decoder, ExecutorService blockingExecutor, int maxBodyBytes, RequestBodyBudget budget,
-    RestrictedApis restricted, HttpDrain drain)
+    RestrictedApis restricted, HttpDrain drain, TraceManager tracer)
 {
     /**
      * @param core             the core
@@ -40,6 +42,6 @@ record HttpApi(InferenceCore core, SystemSharedMemoryRegistry sharedMemory, Http
     {
         return new HttpApi(core, sharedMemory, new HttpControlEndpoints(core, sharedMemory),
             new HttpInferDecoder(core, sharedMemory), blockingExecutor, maxBodyBytes, budget, restricted,
-            new HttpDrain());
+            new HttpDrain(), TraceManager.forCore(core));
     }
 }

@@ -4,6 +4,7 @@ import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
 import io.ingot.server.access.RestrictedApis;
 import io.ingot.server.protocol.InferCall;
+import io.ingot.server.trace.ServerTrace;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -142,6 +143,9 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
     private void infer(final ChannelHandlerContext ctx, final FullHttpRequest request, final HttpRoute.Infer route,
         final boolean keepAlive)
     {
+        // Sampling is one volatile read while tracing is off; a sampled request carries its own small trace.
+        final ServerTrace trace = api.tracer().sample(route.model());
+        final long receivedNs = trace == null ? 0 : System.nanoTime();
         final String acceptEncoding = request.headers().get(HttpHeaderNames.ACCEPT_ENCODING);
         final String headerLength = request.headers().get(HttpInferDecoder.HEADER_LENGTH);
         final ByteBuf body;
@@ -160,6 +164,12 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
         try
         {
             api.decoder().decode(call, headerLength, body);
+            if (trace != null)
+            {
+                trace.received(receivedNs, System.nanoTime());
+                call.request().trace(trace.core());
+                exchange.trace(trace, api.tracer());
+            }
             api.core().submit(call.request(), exchange);
         }
         catch (final InferenceException failure)

@@ -14,6 +14,8 @@ import io.ingot.server.json.MetadataJson;
 import io.ingot.server.json.StatisticsJson;
 import io.ingot.server.protocol.ServerExtensions;
 import io.ingot.server.shm.SystemSharedMemoryRegistry;
+import io.ingot.server.trace.TraceManager;
+import io.ingot.server.trace.TraceSettingsApi;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -38,6 +40,7 @@ public final class HttpControlEndpoints
 
     private final InferenceCore core;
     private final SystemSharedMemoryRegistry sharedMemory;
+    private final TraceSettingsApi traceSettings;
 
     /**
      * @param core         the core
@@ -47,6 +50,7 @@ public final class HttpControlEndpoints
     {
         this.core = core;
         this.sharedMemory = sharedMemory;
+        this.traceSettings = new TraceSettingsApi(core, TraceManager.forCore(core));
     }
 
     /**
@@ -135,6 +139,9 @@ public final class HttpControlEndpoints
             }
             case HttpRoute.CudaShm cuda -> cudaSharedMemory(cuda, alloc);
             case HttpRoute.Logging logging -> HttpLoggingEndpoint.handle(logging, body, alloc);
+            case HttpRoute.TraceSetting trace -> HttpResponses.json(HttpResponseStatus.OK, alloc.buffer().writeBytes(
+                traceSettings.http(trace.model(), trace.update(), body.toString(StandardCharsets.UTF_8))
+                    .getBytes(StandardCharsets.UTF_8)));
             case HttpRoute.Unsupported unsupported ->
                 throw new InferenceException(ErrorCode.UNSUPPORTED, unsupported.message());
             case HttpRoute.NotFound ignored -> HttpResponses.error(alloc, HttpResponseStatus.NOT_FOUND, "Not Found");

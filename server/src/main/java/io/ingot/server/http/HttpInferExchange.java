@@ -5,6 +5,8 @@ import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.ResponseListener;
 import io.ingot.server.protocol.InferCall;
+import io.ingot.server.trace.ServerTrace;
+import io.ingot.server.trace.TraceManager;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -32,6 +34,8 @@ final class HttpInferExchange implements ResponseListener, Runnable
     private final ContentCoding responseCoding;
     private InferenceResponse response;
     private InferenceException failure;
+    private ServerTrace trace;
+    private TraceManager tracer;
 
     HttpInferExchange(final HttpApiHandler handler, final ChannelHandlerContext ctx, final InferCall call,
         final ByteBuf body, final boolean keepAlive, final ContentCoding responseCoding)
@@ -42,6 +46,18 @@ final class HttpInferExchange implements ResponseListener, Runnable
         this.body = body;
         this.keepAlive = keepAlive;
         this.responseCoding = responseCoding;
+    }
+
+    /**
+     * Makes this a traced exchange: the send timestamps are taken and the trace is completed after the write.
+     *
+     * @param sampled the request's trace
+     * @param manager where it goes when complete
+     */
+    void trace(final ServerTrace sampled, final TraceManager manager)
+    {
+        this.trace = sampled;
+        this.tracer = manager;
     }
 
     /** Called by the core, once, on an Ingot thread: only hands over to the event loop. */
@@ -76,6 +92,12 @@ final class HttpInferExchange implements ResponseListener, Runnable
     @Override
     public void run()
     {
+        if (trace != null)
+        {
+            trace.sendStarted(System.nanoTime());
+            trace.answeredBy(call.request().id(), response != null ? response.modelVersion() : call.request()
+                .modelVersion());
+        }
         FullHttpResponse answer;
         try
         {
@@ -101,6 +123,12 @@ final class HttpInferExchange implements ResponseListener, Runnable
             release();
         }
         handler.send(ctx, answer, keepAlive);
+        if (trace != null)
+        {
+            // On the event loop the write has reached the socket (or its outbound buffer) when send returns.
+            trace.sendEnded(System.nanoTime());
+            tracer.complete(trace);
+        }
     }
 
     private FullHttpResponse encode()

@@ -132,6 +132,16 @@ public sealed interface HttpRoute
     }
 
     /**
+     * {@code GET/POST /v2[/models/{model}]/trace/setting}.
+     *
+     * @param model  the model, or {@code null} for the global setting
+     * @param update whether it is a POST (an update)
+     */
+    record TraceSetting(String model, boolean update) implements HttpRoute
+    {
+    }
+
+    /**
      * A Triton endpoint Ingot recognises but does not implement (trace, logging, generate): 501.
      *
      * @param message what is not supported

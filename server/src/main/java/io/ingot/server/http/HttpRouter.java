@@ -17,7 +17,6 @@ public final class HttpRouter
 {
     private static final HttpRoute NOT_FOUND = new HttpRoute.NotFound();
     private static final HttpRoute METHOD_NOT_ALLOWED = new HttpRoute.MethodNotAllowed();
-    private static final String TRACE = "trace settings are not supported by this server";
     private static final String GENERATE = "the generate extension is not supported by this server";
     private static final String NAMED_REPOSITORY = "naming a repository in the path is not supported: use "
         + "/v2/repository/models/{model}/load or unload";
@@ -55,7 +54,7 @@ public final class HttpRouter
             case "systemsharedmemory" -> systemSharedMemory(path, get, post);
             case "cudasharedmemory" -> cudaSharedMemory(path, get, post);
             case "trace" -> n == 3 && path.get(2).equals("setting")
-                ? (get || post ? new HttpRoute.Unsupported(TRACE) : METHOD_NOT_ALLOWED)
+                ? (get || post ? new HttpRoute.TraceSetting(null, post) : METHOD_NOT_ALLOWED)
                 : NOT_FOUND;
             case "logging" -> n == 2
                 ? (get || post ? new HttpRoute.Logging(post) : METHOD_NOT_ALLOWED)
@@ -133,7 +132,7 @@ public final class HttpRouter
         }
         if (n == next + 2 && path.get(next).equals("trace") && path.get(next + 1).equals("setting"))
         {
-            return next == 3 ? (get || post ? new HttpRoute.Unsupported(TRACE) : METHOD_NOT_ALLOWED)
+            return next == 3 ? (get || post ? new HttpRoute.TraceSetting(model, post) : METHOD_NOT_ALLOWED)
                 : NOT_FOUND;
         }
         if (n != next + 1)

@@ -238,8 +238,8 @@ class GrpcServiceTest
         server.grpc().cudaSharedMemoryUnregister(CudaSharedMemoryUnregisterRequest.getDefaultInstance());
         assertStatus(Status.Code.UNIMPLEMENTED, "CUDA", () -> server.grpc().cudaSharedMemoryRegister(
             CudaSharedMemoryRegisterRequest.newBuilder().setName("g").build()));
-        assertStatus(Status.Code.UNIMPLEMENTED, "trace", () -> server.grpc().traceSetting(
-            TraceSettingRequest.getDefaultInstance()));
+        assertEquals(List.of("OFF"), server.grpc().traceSetting(TraceSettingRequest.getDefaultInstance())
+            .getSettingsOrThrow("trace_level").getValueList());
         assertEquals("default", server.grpc().logSettings(LogSettingsRequest.getDefaultInstance())
             .getSettingsOrThrow("log_format").getStringParam());
     }

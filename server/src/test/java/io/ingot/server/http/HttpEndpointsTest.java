@@ -218,7 +218,6 @@ class HttpEndpointsTest
     {
         assertEquals("[]", json(server.get("/v2/cudasharedmemory/status")).toString());
         assertError(server.post("/v2/cudasharedmemory/region/g/register", "{}"), 501, "CUDA shared memory");
-        assertError(server.get("/v2/trace/setting"), 501, "trace");
     }
 
     @Test

@@ -43,7 +43,8 @@ class HttpRouterTest
         assertEquals(new HttpRoute.CudaShm("status", null), HttpRouter.route(GET, "/v2/cudasharedmemory/status"));
         assertEquals(new HttpRoute.CudaShm("register", "g"),
             HttpRouter.route(POST, "/v2/cudasharedmemory/region/g/register"));
-        assertInstanceOf(HttpRoute.Unsupported.class, HttpRouter.route(GET, "/v2/trace/setting"));
+        assertEquals(new HttpRoute.TraceSetting(null, false), HttpRouter.route(GET, "/v2/trace/setting"));
+        assertEquals(new HttpRoute.TraceSetting("m", true), HttpRouter.route(POST, "/v2/models/m/trace/setting"));
         assertEquals(new HttpRoute.Logging(true), HttpRouter.route(POST, "/v2/logging"));
         assertEquals(new HttpRoute.Logging(false), HttpRouter.route(GET, "/v2/logging"));
         assertInstanceOf(HttpRoute.Unsupported.class, HttpRouter.route(POST, "/v2/models/m/generate"));
