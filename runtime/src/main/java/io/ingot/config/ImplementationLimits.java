@@ -12,6 +12,8 @@ import io.ingot.config.proto.ModelInstanceGroup;
  * <ul>
  *   <li>{@code max_batch_size} at most {@value #MAX_BATCH_SIZE}: statistics keep counters per batch size and every
  *       instance a slot per request of a batch, both sized by it when the model loads;</li>
+ *   <li>{@code sequence_batching.oldest.max_candidate_sequences} at most {@value #MAX_CANDIDATE_SEQUENCES}: each
+ *       instance keeps a slot object per candidate sequence, made when the model loads;</li>
  *   <li>at most {@value #MAX_INSTANCES} instances per model version ({@code count} times the GPUs of each group,
  *       summed): each instance has a thread of its own.</li>
  * </ul>
@@ -20,6 +22,9 @@ final class ImplementationLimits
 {
     /** The largest {@code max_batch_size} Ingot accepts (Triton: {@code int32}, any non-negative value). */
     static final int MAX_BATCH_SIZE = 1 << 16;
+
+    /** The largest {@code oldest.max_candidate_sequences} Ingot accepts (Triton: {@code int32}). */
+    static final int MAX_CANDIDATE_SEQUENCES = 1 << 16;
 
     /** The most instances one model version may have. */
     static final int MAX_INSTANCES = 1024;
@@ -39,6 +44,13 @@ final class ImplementationLimits
             throw ConfigException.invalid("'max_batch_size' must be at most " + MAX_BATCH_SIZE + " for "
                 + config.getName() + ", got " + config.getMaxBatchSize() + " (Ingot sizes per-batch-size statistics"
                 + " and each instance's batch slots by it)");
+        }
+        final int candidates = config.getSequenceBatching().getOldest().getMaxCandidateSequences();
+        if (candidates > MAX_CANDIDATE_SEQUENCES)
+        {
+            throw ConfigException.invalid("'max_candidate_sequences' of the sequence batcher's oldest strategy must "
+                + "be at most " + MAX_CANDIDATE_SEQUENCES + " for " + config.getName() + ", got " + candidates
+                + " (Ingot keeps a slot per candidate sequence in each instance)");
         }
     }
 
