@@ -14,11 +14,10 @@ package io.ingot.scheduler;
  *
  * <p>Threads: the holder of the model's batching role only, as {@link BatchPolicy} says.
  */
-public final class DirectSequencePolicy implements BatchPolicy
+public final class DirectSequencePolicy extends SequencePolicy
 {
     private final SequenceSettings settings;
     private final BatchShapes shapes;
-    private final SequenceSlots slots;
 
     /**
      * @param settings       the strategy's settings
@@ -29,16 +28,10 @@ public final class DirectSequencePolicy implements BatchPolicy
     public DirectSequencePolicy(final SequenceSettings settings, final SchedulerSettings shapeRules,
         final boolean batchDimension)
     {
+        super(new SequenceSlots(settings.instances(), settings.slotsPerInstance(), settings.maxIdleNs()));
         this.settings = settings;
         final BatchShapes rules = shapeRules == null ? null : new BatchShapes(shapeRules, batchDimension);
         this.shapes = rules != null && rules.anyCheck() ? rules : null;
-        this.slots = new SequenceSlots(settings.instances(), settings.slotsPerInstance(), settings.maxIdleNs());
-    }
-
-    @Override
-    public void enqueue(final PendingRequest request)
-    {
-        slots.enqueue(request);
     }
 
     @Override
@@ -91,47 +84,5 @@ public final class DirectSequencePolicy implements BatchPolicy
                 | head.sequenceFlags & (SequenceControl.START | SequenceControl.END), row);
         }
         return DISPATCH;
-    }
-
-    @Override
-    public long sweep(final long nowNs, final EndedRequests ended)
-    {
-        slots.keepHouse(nowNs, ended);
-        return slots.nextDeadline();
-    }
-
-    @Override
-    public void drain(final EndedRequests ended)
-    {
-        slots.drain(ended);
-    }
-
-    @Override
-    public int queuedRequests()
-    {
-        return slots.queued();
-    }
-
-    /** @return true: idle sequences and backlog timeouts are deadlines of the policy's own */
-    @Override
-    public boolean keepsTime()
-    {
-        return true;
-    }
-
-    /**
-     * @param instance an instance index
-     * @param row      a row of its batches
-     * @return the correlation ID of the sequence holding that slot as Triton prints it, or {@code null} when free
-     */
-    public String slotHolder(final int instance, final int row)
-    {
-        return slots.slotHolder(instance, row);
-    }
-
-    /** @return the number of sequences waiting for a slot */
-    public int backloggedSequences()
-    {
-        return slots.backloggedSequences();
     }
 }

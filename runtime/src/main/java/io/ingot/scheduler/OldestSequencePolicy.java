@@ -15,9 +15,8 @@ package io.ingot.scheduler;
  *
  * <p>Threads: the holder of the model's batching role only, as {@link BatchPolicy} says.
  */
-public final class OldestSequencePolicy implements BatchPolicy
+public final class OldestSequencePolicy extends SequencePolicy
 {
-    private final SequenceSlots slots;
     private final int maxBatch;
     private final int[] preferred;
     private final long delayNs;
@@ -36,19 +35,13 @@ public final class OldestSequencePolicy implements BatchPolicy
     public OldestSequencePolicy(final SequenceSettings settings, final int candidates, final int[] preferred,
         final long delayNs, final SchedulerSettings shapeRules, final boolean batchDimension)
     {
-        this.slots = new SequenceSlots(settings.instances(), candidates, settings.maxIdleNs());
+        super(new SequenceSlots(settings.instances(), candidates, settings.maxIdleNs()));
         this.maxBatch = settings.slotsPerInstance();
         this.preferred = preferred.clone();
         this.delayNs = delayNs;
         final BatchShapes rules = shapeRules == null ? null : new BatchShapes(shapeRules, batchDimension);
         this.shapes = rules != null && rules.anyCheck() ? rules : null;
         this.chosen = new boolean[candidates];
-    }
-
-    @Override
-    public void enqueue(final PendingRequest request)
-    {
-        slots.enqueue(request);
     }
 
     @Override
@@ -133,41 +126,5 @@ public final class OldestSequencePolicy implements BatchPolicy
             bestNs = head.acceptedNs;
         }
         return best;
-    }
-
-    @Override
-    public long sweep(final long nowNs, final EndedRequests ended)
-    {
-        slots.keepHouse(nowNs, ended);
-        return slots.nextDeadline();
-    }
-
-    @Override
-    public void drain(final EndedRequests ended)
-    {
-        slots.drain(ended);
-    }
-
-    @Override
-    public int queuedRequests()
-    {
-        return slots.queued();
-    }
-
-    /** @return true: idle sequences and backlog timeouts are deadlines of the policy's own */
-    @Override
-    public boolean keepsTime()
-    {
-        return true;
-    }
-
-    /**
-     * @param instance an instance index
-     * @param slot     one of its candidate slots
-     * @return the correlation ID of the sequence holding it as Triton prints it, or {@code null} when free
-     */
-    public String slotHolder(final int instance, final int slot)
-    {
-        return slots.slotHolder(instance, slot);
     }
 }
