@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -144,6 +145,23 @@ class TraceExtensionTest
         }
     }
 
+    /**
+     * A trace is complete only once its response was sent (HTTP_SEND_END), which may be after the client read the
+     * response: flush until the writer has written the file, within a bound.
+     */
+    private static void awaitFile(final TraceManager manager, final Path file) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        manager.flush();
+        while (!Files.exists(file) && System.nanoTime() < deadline)
+        {
+            Thread.sleep(10);
+            manager.flush();
+        }
+        // The file may have appeared while the writer was still writing it: let it finish.
+        manager.flush();
+    }
+
     @Test
     void oneHttpRequestWritesItsTimestampsInTritonsFormat(@TempDir final Path dir) throws Exception
     {
@@ -156,8 +174,8 @@ class TraceExtensionTest
                 {"trace_level":["TIMESTAMPS"],"trace_rate":"1","log_frequency":"1"}"""));
             final String request = INFER.replace("{\"inputs\"", "{\"id\":\"traced-1\",\"inputs\"");
             assertEquals(200, server.post("/v2/models/add_sub_int/infer", request).statusCode());
-            manager.flush();
             final Path indexed = dir.resolve("trace.json.0");
+            awaitFile(manager, indexed);
             assertTrue(Files.exists(indexed), "log_frequency 1 writes each trace to <trace_file>.<index>");
             final JsonArray trace = JsonParser.parseString(Files.readString(indexed)).getAsJsonArray();
             final List<String> names = new ArrayList<>();
@@ -197,7 +215,7 @@ class TraceExtensionTest
             manager.flush();
             assertFalse(Files.exists(dir.resolve("trace.json.1")));
             assertEquals(200, server.post("/v2/models/add_sub_int/infer", INFER).statusCode());
-            manager.flush();
+            awaitFile(manager, dir.resolve("trace.json.1"));
             final JsonArray second = JsonParser.parseString(Files.readString(dir.resolve("trace.json.1")))
                 .getAsJsonArray();
             assertEquals(2, second.get(0).getAsJsonObject().get("id").getAsLong());
