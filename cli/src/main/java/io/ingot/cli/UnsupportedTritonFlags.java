@@ -32,7 +32,8 @@ final class UnsupportedTritonFlags
 
     private static final String NO_TLS = "Ingot's gRPC listener speaks plaintext only; terminate TLS in front of it "
         + "(a proxy or service mesh)";
-    private static final String NO_TRACE = "Ingot has no trace extension yet (issue 15, item 3)";
+    private static final String NO_TRACE = "Ingot's trace settings are set through Triton's trace extension "
+        + "(POST /v2/trace/setting, or gRPC TraceSetting) while it serves; the start-up flags are not wired yet";
     private static final String NO_CACHE_LIBRARIES = "Ingot's local response cache is built in (--cache-config "
         + "local,size=<bytes>); it loads no cache libraries";
     private static final String NO_RATE_LIMITER = "Ingot has no rate limiter: instances run as soon as they are free, "
