@@ -96,6 +96,12 @@ final class UnreadableRepositoryGate implements InferenceCore
     }
 
     @Override
+    public List<String> outputLabels(final String model, final long version, final String output)
+    {
+        return core.outputLabels(model, version, output);
+    }
+
+    @Override
     public void loadModel(final String model)
     {
         core.loadModel(model);
