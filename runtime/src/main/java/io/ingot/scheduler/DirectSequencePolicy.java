@@ -17,7 +17,6 @@ package io.ingot.scheduler;
 public final class DirectSequencePolicy extends SequencePolicy
 {
     private final SequenceSettings settings;
-    private final BatchShapes shapes;
 
     /**
      * @param settings       the strategy's settings
@@ -28,10 +27,9 @@ public final class DirectSequencePolicy extends SequencePolicy
     public DirectSequencePolicy(final SequenceSettings settings, final SchedulerSettings shapeRules,
         final boolean batchDimension)
     {
-        super(new SequenceSlots(settings.instances(), settings.slotsPerInstance(), settings.maxIdleNs()));
+        super(new SequenceSlots(settings.instances(), settings.slotsPerInstance(), settings.maxIdleNs()), shapeRules,
+            batchDimension);
         this.settings = settings;
-        final BatchShapes rules = shapeRules == null ? null : new BatchShapes(shapeRules, batchDimension);
-        this.shapes = rules != null && rules.anyCheck() ? rules : null;
     }
 
     @Override
@@ -60,8 +58,7 @@ public final class DirectSequencePolicy extends SequencePolicy
         if (settings.maxQueueDelayNs() > 0 && settings.minSlotUtilization() > 0
             && (float) ready / rows.length < settings.minSlotUtilization())
         {
-            final long dueNs = oldestNs > Long.MAX_VALUE - settings.maxQueueDelayNs() ? Long.MAX_VALUE
-                : oldestNs + settings.maxQueueDelayNs();
+            final long dueNs = NanoClock.plus(oldestNs, settings.maxQueueDelayNs());
             if (nowNs < dueNs)
             {
                 batch.waitUntil(dueNs);
@@ -73,7 +70,7 @@ public final class DirectSequencePolicy extends SequencePolicy
         {
             final SequenceSlot slot = rows[row];
             final PendingRequest head = slot.queue.peekFirst();
-            if (head == null || template != null && shapes != null && !shapes.batchable(template, head))
+            if (head == null || template != null && !mayJoin(template, head))
             {
                 batch.add(null, 0, row);
                 continue;

@@ -48,9 +48,7 @@ public final class DynamicBatchPolicy implements BatchPolicy
     {
         if (request.timeoutNs != 0)
         {
-            final long accepted = request.acceptedNs;
-            request.deadlineNs = request.timeoutNs > Long.MAX_VALUE - Math.max(accepted, 0) ? Long.MAX_VALUE
-                : accepted + request.timeoutNs;
+            request.deadlineNs = NanoClock.plus(request.acceptedNs, request.timeoutNs);
         }
         levels.append(request);
     }

@@ -13,4 +13,17 @@ public interface NanoClock
 
     /** @return the current time in nanoseconds */
     long nanoTime();
+
+    /**
+     * A time plus a duration, saturating at {@link Long#MAX_VALUE} (which every policy reads as "never") instead of
+     * overflowing: configured durations are unsigned and may be as long as the field allows.
+     *
+     * @param timeNs     a time on this clock
+     * @param durationNs a duration, {@code >= 0}
+     * @return {@code timeNs + durationNs}, or {@link Long#MAX_VALUE} when that does not fit
+     */
+    static long plus(final long timeNs, final long durationNs)
+    {
+        return timeNs > Long.MAX_VALUE - durationNs ? Long.MAX_VALUE : timeNs + durationNs;
+    }
 }

@@ -20,7 +20,6 @@ public final class OldestSequencePolicy extends SequencePolicy
     private final int maxBatch;
     private final int[] preferred;
     private final long delayNs;
-    private final BatchShapes shapes;
     private final boolean[] chosen;
 
     /**
@@ -35,12 +34,10 @@ public final class OldestSequencePolicy extends SequencePolicy
     public OldestSequencePolicy(final SequenceSettings settings, final int candidates, final int[] preferred,
         final long delayNs, final SchedulerSettings shapeRules, final boolean batchDimension)
     {
-        super(new SequenceSlots(settings.instances(), candidates, settings.maxIdleNs()));
+        super(new SequenceSlots(settings.instances(), candidates, settings.maxIdleNs()), shapeRules, batchDimension);
         this.maxBatch = settings.slotsPerInstance();
         this.preferred = preferred.clone();
         this.delayNs = delayNs;
-        final BatchShapes rules = shapeRules == null ? null : new BatchShapes(shapeRules, batchDimension);
-        this.shapes = rules != null && rules.anyCheck() ? rules : null;
         this.chosen = new boolean[candidates];
     }
 
@@ -68,7 +65,7 @@ public final class OldestSequencePolicy extends SequencePolicy
         final int size = batchSize(waiting, nowNs, oldestNs);
         if (size == 0)
         {
-            batch.waitUntil(oldestNs > Long.MAX_VALUE - delayNs ? Long.MAX_VALUE : oldestNs + delayNs);
+            batch.waitUntil(NanoClock.plus(oldestNs, delayNs));
             return WAIT;
         }
         java.util.Arrays.fill(chosen, false);
@@ -118,7 +115,7 @@ public final class OldestSequencePolicy extends SequencePolicy
             {
                 continue;
             }
-            if (first != null && shapes != null && !shapes.batchable(first, head))
+            if (first != null && !mayJoin(first, head))
             {
                 continue;
             }

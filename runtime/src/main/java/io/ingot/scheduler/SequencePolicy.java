@@ -11,13 +11,30 @@ public abstract sealed class SequencePolicy implements BatchPolicy permits Direc
 {
     /** The sequences' slots and backlogs. */
     final SequenceSlots slots;
+    /** The shape and optional-input rules requests must meet to share a batch, or {@code null} when none apply. */
+    private final BatchShapes shapes;
 
     /**
-     * @param slots the model's slots, sized for the strategy
+     * @param slots          the model's slots, sized for the strategy
+     * @param shapeRules     the model's batching rules for shapes and optional inputs, or {@code null} when every
+     *                       request may share a batch with every other
+     * @param batchDimension whether the model's inputs have a batch dimension ({@code max_batch_size > 0})
      */
-    SequencePolicy(final SequenceSlots slots)
+    SequencePolicy(final SequenceSlots slots, final SchedulerSettings shapeRules, final boolean batchDimension)
     {
         this.slots = slots;
+        final BatchShapes rules = shapeRules == null ? null : new BatchShapes(shapeRules, batchDimension);
+        this.shapes = rules != null && rules.anyCheck() ? rules : null;
+    }
+
+    /**
+     * @param first     the batch's first request
+     * @param candidate a later request
+     * @return whether the candidate may share the first one's batch
+     */
+    final boolean mayJoin(final PendingRequest first, final PendingRequest candidate)
+    {
+        return shapes == null || shapes.batchable(first, candidate);
     }
 
     @Override

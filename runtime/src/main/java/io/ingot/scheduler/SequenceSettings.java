@@ -39,13 +39,7 @@ public record SequenceSettings(String model, int instances, int slotsPerInstance
         final long idleUs = batching.getMaxSequenceIdleMicroseconds() == 0 ? DEFAULT_IDLE_US
             : batching.getMaxSequenceIdleMicroseconds();
         return new SequenceSettings(config.getName(), instances, Math.max(1, config.getMaxBatchSize()),
-            micros(batching.getDirect().getMaxQueueDelayMicroseconds()),
-            batching.getDirect().getMinimumSlotUtilization(), micros(idleUs));
-    }
-
-    /** Microseconds (unsigned, as the config holds them) to nanoseconds, saturating instead of overflowing. */
-    private static long micros(final long us)
-    {
-        return us < 0 || us > Long.MAX_VALUE / 1_000L ? Long.MAX_VALUE : us * 1_000L;
+            SchedulerSettings.microsToNanos(batching.getDirect().getMaxQueueDelayMicroseconds()),
+            batching.getDirect().getMinimumSlotUtilization(), SchedulerSettings.microsToNanos(idleUs));
     }
 }

@@ -278,8 +278,7 @@ final class SequenceSlots
 
     private long idleDeadline(final SequenceSlot slot)
     {
-        return slot.lastSeenNs > Long.MAX_VALUE - maxIdleNs ? Long.MAX_VALUE
-            : slot.lastSeenNs + maxIdleNs;
+        return NanoClock.plus(slot.lastSeenNs, maxIdleNs);
     }
 
     /** A slot whose sequence is forgotten (END, idle, cancelled) and has run everything it queued is free again. */
