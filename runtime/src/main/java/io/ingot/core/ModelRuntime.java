@@ -255,13 +255,11 @@ final class ModelRuntime implements InstanceHost
             trace.requestStarted(System.nanoTime());
         }
         validator.validate(request, pending);
+        // Without a sequence batcher the sequence fields stay as PendingRequest.clear() left them after the last
+        // flight.
         if (sequences != null)
         {
             sequences.admit(request, pending);
-        }
-        else
-        {
-            SequenceAdmission.none(pending);
         }
         final CachedResponse cached = caching == null ? null : caching.lookup(request, pending);
         if (cached != null)

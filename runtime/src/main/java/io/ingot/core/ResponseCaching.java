@@ -66,7 +66,10 @@ final class ResponseCaching
         final CachedResponse cached = cache.lookup(value);
         pending.cacheable = cached == null;
         pending.cacheKey = value;
-        pending.cacheLookupNs = cached == null ? System.nanoTime() - start : start;
+        if (cached == null)
+        {
+            pending.cacheLookupNs = System.nanoTime() - start;
+        }
         return cached;
     }
 
@@ -91,8 +94,9 @@ final class ResponseCaching
             ResponseAssembly.addOutput(response, output.name(), output.dataType(), output.shape(),
                 output.shape().length, exact, target, allocator);
         }
-        final long now = System.nanoTime();
-        stats.cacheHit(now - pending.acceptedNs, now - pending.cacheLookupNs);
+        // A hit's request began with its lookup, so its whole duration is the hit's duration.
+        final long hitNs = System.nanoTime() - pending.acceptedNs;
+        stats.cacheHit(hitNs, hitNs);
     }
 
     /**

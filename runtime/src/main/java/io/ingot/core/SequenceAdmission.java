@@ -75,18 +75,6 @@ final class SequenceAdmission
             | (request.sequenceEnd() ? SequenceControl.END : 0);
     }
 
-    /**
-     * Clears the sequence fields of a request to a model without a sequence batcher (the bookkeeping is reused).
-     *
-     * @param pending the bookkeeping
-     */
-    static void none(final PendingRequest pending)
-    {
-        pending.correlationId = 0;
-        pending.correlationKey = null;
-        pending.sequenceFlags = 0;
-    }
-
     private static InferenceException invalid(final String message)
     {
         return new InferenceException(ErrorCode.INVALID_ARG, message);

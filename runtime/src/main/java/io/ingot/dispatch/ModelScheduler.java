@@ -68,6 +68,8 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     private final NanoClock clock;
     private final Timekeeper timekeeper;
     private final boolean rejectTimeouts;
+    /** The policy keeps deadlines of its own (a sequence batcher): asked once, not per request. */
+    private final boolean policyKeepsTime;
     private final Consumer<PendingRequest> intake;
     private final AtomicInteger role = new AtomicInteger(FREE);
     private Seat[] seats = new Seat[0];
@@ -98,7 +100,8 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         {
             rejects |= !policyOfLevel.delayOnTimeout() && policyOfLevel.defaultTimeoutNs() != 0;
         }
-        this.rejectTimeouts = settings.dynamic() && rejects || policy.keepsTime();
+        this.policyKeepsTime = policy.keepsTime();
+        this.rejectTimeouts = settings.dynamic() && rejects || policyKeepsTime;
         this.intake = policy::enqueue;
     }
 
@@ -149,7 +152,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         else
         {
             // Without a dynamic batcher only a sequence batcher uses the caller's timeout, for its backlogs.
-            pending.timeoutNs = policy.keepsTime() ? TimeUnit.MICROSECONDS.toNanos(request.timeoutMicros()) : 0;
+            pending.timeoutNs = policyKeepsTime ? TimeUnit.MICROSECONDS.toNanos(request.timeoutMicros()) : 0;
         }
         pending.acceptedNs = clock.nanoTime();
         long sequence;

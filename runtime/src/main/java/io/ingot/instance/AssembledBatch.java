@@ -302,20 +302,24 @@ final class AssembledBatch implements Batch
     public BatchInput input(final String name)
     {
         final Integer index = inputIndex.get(name);
-        if (index == null && sequenceControls != null && sequenceControls.byName(name) != null)
-        {
-            return sequenceControls.byName(name);
-        }
-        if (index == null && states != null && states.byName(name) != null)
-        {
-            return states.byName(name);
-        }
         if (index == null)
         {
+            final BatchInput added = addedInput(name);
+            if (added != null)
+            {
+                return added;
+            }
             throw new IllegalArgumentException("model '" + host.modelName() + "' has no input '" + name + "'");
         }
         final InputView view = inputs[index];
         return view.present ? view : null;
+    }
+
+    /** @return the sequence batcher's control or state input of that name, or {@code null} */
+    private BatchInput addedInput(final String name)
+    {
+        final BatchInput control = sequenceControls == null ? null : sequenceControls.byName(name);
+        return control != null || states == null ? control : states.byName(name);
     }
 
     @Override

@@ -40,6 +40,8 @@ final class SequenceControlInputs
     private final AssembledBatch.InputView[] views;
     private final StagingBuffer[] staging;
     private final boolean batchDimension;
+    /** Scratch: each row's string ID, encoded once per batch. */
+    private byte[][] rowKeys = new byte[0][];
 
     SequenceControlInputs(final ModelConfig config, final PinnedAllocator allocator)
     {
@@ -162,31 +164,31 @@ final class SequenceControlInputs
     }
 
     /** A string correlation ID per row: a 4-byte little-endian length and the UTF-8 bytes (empty for padding). */
-    private static MemorySegment fillStrings(final FormedBatch batch, final StagingBuffer staging)
+    private MemorySegment fillStrings(final FormedBatch batch, final StagingBuffer staging)
     {
+        if (rowKeys.length < batch.count())
+        {
+            rowKeys = new byte[batch.count()][];
+        }
         long total = 0;
         for (int r = 0; r < batch.count(); r++)
         {
-            total += 4 + utf8Length(batch.get(r));
+            final PendingRequest row = batch.get(r);
+            rowKeys[r] = row == null || row.correlationKey == null ? NO_BYTES
+                : row.correlationKey.getBytes(StandardCharsets.UTF_8);
+            total += 4 + rowKeys[r].length;
         }
         final MemorySegment data = staging.slice(total);
         long offset = 0;
         for (int r = 0; r < batch.count(); r++)
         {
-            final PendingRequest row = batch.get(r);
-            final byte[] bytes = row == null || row.correlationKey == null ? NO_BYTES
-                : row.correlationKey.getBytes(StandardCharsets.UTF_8);
+            final byte[] bytes = rowKeys[r];
+            rowKeys[r] = null;
             data.set(INT, offset, bytes.length);
             MemorySegment.copy(MemorySegment.ofArray(bytes), 0, data, offset + 4, bytes.length);
             offset += 4 + bytes.length;
         }
         return data;
-    }
-
-    private static int utf8Length(final PendingRequest row)
-    {
-        return row == null || row.correlationKey == null ? 0
-            : row.correlationKey.getBytes(StandardCharsets.UTF_8).length;
     }
 
     private static int bitOf(final ModelSequenceBatching.Control.Kind kind)
