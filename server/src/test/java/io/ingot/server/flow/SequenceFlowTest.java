@@ -10,6 +10,7 @@ import io.ingot.server.proto.ModelInferResponse;
 import io.ingot.server.proto.ModelStreamInferResponse;
 import io.ingot.server.testing.ServingFixture;
 import io.grpc.stub.StreamObserver;
+import io.ingot.server.testing.StreamResponses;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -21,9 +22,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -126,39 +124,18 @@ class SequenceFlowTest
     @Test
     void grpcStreamWithBothSequencesInFlightAtOnce() throws InterruptedException
     {
-        final Map<String, ModelStreamInferResponse> responses = new ConcurrentHashMap<>();
-        final CountDownLatch completed = new CountDownLatch(1);
-        final Throwable[] failure = new Throwable[1];
+        final StreamResponses collected = new StreamResponses();
         final StreamObserver<ModelInferRequest> stream = GRPCInferenceServiceGrpc.newStub(server.channel())
-            .modelStreamInfer(new StreamObserver<>()
-            {
-                @Override
-                public void onNext(final ModelStreamInferResponse response)
-                {
-                    responses.put(response.getInferResponse().getId(), response);
-                }
-
-                @Override
-                public void onError(final Throwable t)
-                {
-                    failure[0] = t;
-                    completed.countDown();
-                }
-
-                @Override
-                public void onCompleted()
-                {
-                    completed.countDown();
-                }
-            });
+            .modelStreamInfer(collected);
+        final Map<String, ModelStreamInferResponse> responses = collected.byId();
         for (int i = 0; i < VALUES.length; i++)
         {
             stream.onNext(grpcRequest("a" + i, 2000, i, VALUES[i]));
             stream.onNext(grpcRequest("b" + i, -5, i, -VALUES[i]));
         }
         stream.onCompleted();
-        assertTrue(completed.await(60, TimeUnit.SECONDS), "the stream did not complete");
-        assertNull(failure[0]);
+        assertTrue(collected.awaitEnd(60), "the stream did not complete");
+        assertNull(collected.failure());
         int sum = 0;
         for (int i = 0; i < VALUES.length; i++)
         {

@@ -39,6 +39,7 @@ import io.ingot.server.proto.health.HealthGrpc;
 import io.ingot.server.protocol.ServerExtensions;
 import io.ingot.server.testing.ServingFixture;
 import io.ingot.server.testing.ShmObject;
+import io.ingot.server.testing.StreamResponses;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -48,9 +49,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -318,31 +316,10 @@ class GrpcServiceTest
     void streamingAnswersEveryRequestAndReportsErrorsInBand() throws InterruptedException
     {
         final int requests = 20;
-        final Map<String, ModelStreamInferResponse> responses = new ConcurrentHashMap<>();
-        final CountDownLatch completed = new CountDownLatch(1);
-        final Throwable[] failure = new Throwable[1];
+        final StreamResponses collected = new StreamResponses();
         final StreamObserver<ModelInferRequest> stream = GRPCInferenceServiceGrpc.newStub(server.channel())
-            .modelStreamInfer(new StreamObserver<>()
-            {
-                @Override
-                public void onNext(final ModelStreamInferResponse response)
-                {
-                    responses.put(response.getInferResponse().getId(), response);
-                }
-
-                @Override
-                public void onError(final Throwable t)
-                {
-                    failure[0] = t;
-                    completed.countDown();
-                }
-
-                @Override
-                public void onCompleted()
-                {
-                    completed.countDown();
-                }
-            });
+            .modelStreamInfer(collected);
+        final Map<String, ModelStreamInferResponse> responses = collected.byId();
         for (int i = 0; i < requests; i++)
         {
             stream.onNext(addSub("s" + i, i));
@@ -350,8 +327,8 @@ class GrpcServiceTest
         stream.onNext(addSub("bad", 0).toBuilder().setModelName("nope").build());
         stream.onNext(addSub("bad-size", 0).toBuilder().setRawInputContents(0, fp32(1f)).build());
         stream.onCompleted();
-        assertTrue(completed.await(60, TimeUnit.SECONDS), "stream did not complete");
-        assertEquals(null, failure[0]);
+        assertTrue(collected.awaitEnd(60), "stream did not complete");
+        assertEquals(null, collected.failure());
         assertEquals(requests + 2, responses.size());
         for (int i = 0; i < requests; i++)
         {

@@ -1,0 +1,61 @@
+package io.ingot.server.testing;
+
+import io.grpc.stub.StreamObserver;
+import io.ingot.server.proto.ModelStreamInferResponse;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Collects the responses of one gRPC {@code ModelStreamInfer} stream by request id, and how the stream ended. Pass it
+ * as the response observer; its methods are called on gRPC's threads, its getters read from the test's.
+ */
+public final class StreamResponses implements StreamObserver<ModelStreamInferResponse>
+{
+    private final Map<String, ModelStreamInferResponse> byId = new ConcurrentHashMap<>();
+    private final CountDownLatch ended = new CountDownLatch(1);
+    private volatile Throwable failure;
+
+    @Override
+    public void onNext(final ModelStreamInferResponse response)
+    {
+        byId.put(response.getInferResponse().getId(), response);
+    }
+
+    @Override
+    public void onError(final Throwable t)
+    {
+        failure = t;
+        ended.countDown();
+    }
+
+    @Override
+    public void onCompleted()
+    {
+        ended.countDown();
+    }
+
+    /**
+     * @param seconds how long to wait
+     * @return whether the stream ended (completed or failed) in time
+     * @throws InterruptedException when interrupted
+     */
+    public boolean awaitEnd(final long seconds) throws InterruptedException
+    {
+        return ended.await(seconds, TimeUnit.SECONDS);
+    }
+
+    /** @return the error the stream ended with, or {@code null} */
+    public Throwable failure()
+    {
+        return failure;
+    }
+
+    /** @return the responses so far, by request id */
+    public Map<String, ModelStreamInferResponse> byId()
+    {
+        return byId;
+    }
+}
