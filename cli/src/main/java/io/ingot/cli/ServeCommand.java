@@ -239,18 +239,8 @@ final class ServeCommand implements Callable<Integer>
         final CoreOptions.Builder options = repository.coreOptions(skipped);
         options.exitOnError(TritonValues.parseBoolean(exitOnError))
             .strictReadiness(TritonValues.parseBoolean(strictReadiness));
-        final boolean strictConfig = TritonValues.parseBoolean(strictModelConfig);
-        if (parsed.hasMatchedOption("--strict-model-config"))
-        {
-            err.println("Warning: '--strict-model-config' has been deprecated! Please use "
-                + "'--disable-auto-complete-config' instead.");
-            if (disableAutoCompleteConfig && !strictConfig)
-            {
-                err.println("Warning: Overriding deprecated '--strict-model-config' from False to True in favor of "
-                    + "'--disable-auto-complete-config'!");
-            }
-        }
-        options.autoCompleteConfig(!(strictConfig || disableAutoCompleteConfig));
+        options.autoCompleteConfig(TritonValues.autoCompleteConfig(parsed.hasMatchedOption("--strict-model-config"),
+            TritonValues.parseBoolean(strictModelConfig), disableAutoCompleteConfig, err));
         final ModelControlMode mode = switch (controlMode.toLowerCase(Locale.ROOT))
         {
             case "none" -> ModelControlMode.NONE;

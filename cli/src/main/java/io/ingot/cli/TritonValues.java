@@ -3,6 +3,7 @@ package io.ingot.cli;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
+import java.io.PrintStream;
 import java.util.Locale;
 
 /**
@@ -32,6 +33,44 @@ final class TritonValues
             default -> throw new TypeConversionException("invalid value for bool option: " + text
                 + " (expected true, false, on, off, 1 or 0)");
         };
+    }
+
+    /**
+     * Triton's auto-complete switches: auto-complete is on unless {@code --disable-auto-complete-config} is given or
+     * the deprecated {@code --strict-model-config} is true. Prints Triton's warnings: the deprecation whenever
+     * {@code --strict-model-config} is given, and the override when it is false beside
+     * {@code --disable-auto-complete-config}.
+     *
+     * @param strictGiven   whether {@code --strict-model-config} was on the command line
+     * @param strict        its value (false when not given)
+     * @param disable       whether {@code --disable-auto-complete-config} was given
+     * @param err           where the warnings go
+     * @return whether configurations may be auto-completed
+     */
+    static boolean autoCompleteConfig(final boolean strictGiven, final boolean strict, final boolean disable,
+        final PrintStream err)
+    {
+        if (strictGiven)
+        {
+            err.println("Warning: '--strict-model-config' has been deprecated! Please use "
+                + "'--disable-auto-complete-config' instead.");
+            if (disable && !strict)
+            {
+                err.println("Warning: Overriding deprecated '--strict-model-config' from False to True in favor of "
+                    + "'--disable-auto-complete-config'!");
+            }
+        }
+        return !(strict || disable);
+    }
+
+    /** Picocli's converter for a {@code Boolean} option in Triton's spellings ({@link #parseBoolean}). */
+    static final class BooleanValue implements ITypeConverter<Boolean>
+    {
+        @Override
+        public Boolean convert(final String value)
+        {
+            return parseBoolean(value);
+        }
     }
 
     /**

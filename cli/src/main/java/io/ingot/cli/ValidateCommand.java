@@ -10,7 +10,6 @@ import io.ingot.device.CudaDevice;
 import io.ingot.device.PinnedAllocators;
 import io.ingot.repository.ModelRepository;
 import io.ingot.repository.ScanResult;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -19,7 +18,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
@@ -51,7 +49,8 @@ final class ValidateCommand implements Callable<Integer>
     @Option(names = "--load", description = "Also load every model with its backend, as serve does.")
     boolean load;
 
-    @Option(names = "--strict-model-config", arity = "1", paramLabel = "BOOL", converter = TritonBool.class,
+    @Option(names = "--strict-model-config", arity = "1", paramLabel = "BOOL",
+        converter = TritonValues.BooleanValue.class,
         description = {"Triton's (deprecated) flag: if true every model needs a config.pbtxt with every required"
             + " setting; nothing is auto-completed from the model (default: false)."})
     Boolean strictModelConfig;
@@ -77,34 +76,14 @@ final class ValidateCommand implements Callable<Integer>
         this.err = err;
     }
 
-    /** Triton's spelling of a boolean option value ({@code command_line_parser.cc} {@code ParseOption<bool>}). */
-    static final class TritonBool implements CommandLine.ITypeConverter<Boolean>
-    {
-        @Override
-        public Boolean convert(final String value)
-        {
-            return switch (value.toLowerCase(Locale.ROOT))
-            {
-                case "true", "on", "1" -> true;
-                case "false", "off", "0" -> false;
-                default -> throw new CommandLine.TypeConversionException("invalid value for bool option: " + value
-                    + " (Triton's spellings: true, on, 1, false, off, 0)");
-            };
-        }
-    }
-
     /**
      * @return whether configurations may be auto-completed: Triton's default, off with
      *         {@code --disable-auto-complete-config} or {@code --strict-model-config=true}
      */
     boolean autoComplete()
     {
-        if (disableAutoCompleteConfig && Boolean.FALSE.equals(strictModelConfig))
-        {
-            err.println("Warning: Overriding deprecated '--strict-model-config' from False to True in favor of"
-                + " '--disable-auto-complete-config'!");
-        }
-        return !disableAutoCompleteConfig && !Boolean.TRUE.equals(strictModelConfig);
+        return TritonValues.autoCompleteConfig(strictModelConfig != null, Boolean.TRUE.equals(strictModelConfig),
+            disableAutoCompleteConfig, err);
     }
 
     @Override
@@ -113,11 +92,6 @@ final class ValidateCommand implements Callable<Integer>
         if (!Files.isDirectory(directory))
         {
             throw CliException.usage("model repository '" + directory + "' is not a directory");
-        }
-        if (strictModelConfig != null)
-        {
-            err.println("Warning: '--strict-model-config' has been deprecated! Please use"
-                + " '--disable-auto-complete-config' instead.");
         }
         final boolean autoComplete = autoComplete();
         final Path root = directory.toAbsolutePath().normalize();
