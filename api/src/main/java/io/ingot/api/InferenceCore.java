@@ -153,9 +153,12 @@ public interface InferenceCore extends AutoCloseable
 
     /**
      * The models of the repositories and their states, as Triton's repository index reports them: one entry per
-     * loaded version ({@code READY}, or {@code UNLOADING} while it stops); for a model with no loaded version one
-     * entry without version: {@code LOADING} while it loads for the first time, {@code UNLOADING} while it stops,
-     * {@code UNAVAILABLE} with {@code "unloaded"} after an unload or with the reason it failed,
+     * loaded version ({@code READY}, or {@code UNLOADING} while it stops); for a model whose versions were unloaded
+     * or failed to load, one {@code UNAVAILABLE} entry per version, with {@code "unloaded"} or the failure as Triton
+     * words it ({@code "<Code>: <message>"}, e.g. {@code "Internal: ..."}; when one version fails, the versions that
+     * loaded are unloaded again); for any other model with no loaded version one entry without version:
+     * {@code LOADING} while it loads for the first time, {@code UNLOADING} while it stops, {@code UNAVAILABLE} with
+     * the reason its configuration failed (Triton lists such a model with its name only; Ingot gives the reason),
      * {@code UNAVAILABLE} with {@code "model appears in two or more repositories"} for a name found in more than one
      * repository; and an entry with only the name (empty version and state) for a model directory that was never
      * loaded. The repository directories are listed on the calling thread (not parsed).

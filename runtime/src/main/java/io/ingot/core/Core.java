@@ -196,37 +196,67 @@ public final class Core implements InferenceCore
         }
     }
 
-    /** Loads every version of a model; on any failure unloads what loaded and returns a failed slot. */
+    /**
+     * Loads every version of a model, as Triton does: each version is tried, and when any fails, the versions that
+     * loaded are unloaded again and the slot records each version's state ("unloaded", or the failure as
+     * {@code "<Code>: <message>"}) under Triton's summary ("version 2 is at UNAVAILABLE state: Internal: ...;").
+     */
     ModelSlot load(final String name, final ModelConfig config, final List<ModelVersion> versions)
     {
         final NavigableMap<Long, ModelRuntime> loaded = new TreeMap<>();
+        final NavigableMap<Long, String> failures = new TreeMap<>();
+        BackendFactory factory = null;
+        Exception missingBackend = null;
         try
         {
-            final BackendFactory factory = backends.require(config);
-            for (final ModelVersion version : versions)
+            factory = backends.require(config);
+        }
+        catch (final RuntimeException ex)
+        {
+            missingBackend = ex;
+        }
+        for (final ModelVersion version : versions)
+        {
+            try
             {
-                final ModelContext context = new ModelContext(name, version.version(), config, version.directory(),
-                    version.modelFile(), pinnedAllocator, this, options.backendConfigFor(config.getBackend()));
-                final Backend backend = factory.load(context);
-                try
+                if (missingBackend != null)
                 {
-                    loaded.put(version.version(), new ModelRuntime(context, backend, defaultAllocator, responses,
-                        options.idleMode(), options.ringSize(), timekeeper, cache));
+                    throw missingBackend;
                 }
-                catch (final Exception ex)
-                {
-                    backend.close();
-                    throw ex;
-                }
+                loaded.put(version.version(), loadVersion(name, config, version, factory));
             }
+            catch (final Exception ex)
+            {
+                final String reason = LoadFailures.statusText(ex);
+                LOG.log(Level.WARNING, "failed to load '" + name + "' version " + version.version() + ": " + reason);
+                failures.put(version.version(), reason);
+            }
+        }
+        if (failures.isEmpty())
+        {
             return new ModelSlot(name, Collections.unmodifiableNavigableMap(loaded), ModelSlot.READY, "");
+        }
+        loaded.values().forEach(ModelRuntime::stop);
+        final NavigableMap<Long, String> unavailable = new TreeMap<>(failures);
+        loaded.keySet().forEach(version -> unavailable.put(version, ModelSlot.UNLOADED));
+        return ModelSlot.failedVersions(name, LoadFailures.summary(failures), unavailable);
+    }
+
+    private ModelRuntime loadVersion(final String name, final ModelConfig config, final ModelVersion version,
+        final BackendFactory factory) throws Exception
+    {
+        final ModelContext context = new ModelContext(name, version.version(), config, version.directory(),
+            version.modelFile(), pinnedAllocator, this, options.backendConfigFor(config.getBackend()));
+        final Backend backend = factory.load(context);
+        try
+        {
+            return new ModelRuntime(context, backend, defaultAllocator, responses, options.idleMode(),
+                options.ringSize(), timekeeper, cache);
         }
         catch (final Exception ex)
         {
-            loaded.values().forEach(ModelRuntime::stop);
-            final String reason = ex.getMessage() == null ? ex.toString() : ex.getMessage();
-            LOG.log(Level.WARNING, "model '" + name + "' failed to load: " + reason);
-            return ModelSlot.failed(name, reason);
+            backend.close();
+            throw ex;
         }
     }
 

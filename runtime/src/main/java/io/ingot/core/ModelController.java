@@ -59,6 +59,8 @@ final class ModelController
     private final Map<String, ModelOverrideDirectory> overrides = new HashMap<>();
     /** What the last poll saw; guarded by {@link #lock}. */
     private RepositorySnapshot polled;
+    /** Serving models whose last reload by a poll failed, so that every poll tries again; guarded by {@link #lock}. */
+    private final Set<String> staleByPoll = new TreeSet<>();
 
     ModelController(final Core core, final CoreOptions options, final ConcurrentHashMap<String, ModelSlot> models,
         final Object lock, final BackendAutoCompleter completer, final NormalizeContext normalizeContext)
@@ -142,10 +144,11 @@ final class ModelController
             }
             for (final String name : unloading)
             {
-                if (models.containsKey(name))
+                final ModelSlot before = models.get(name);
+                if (before != null)
                 {
                     stop(name);
-                    models.put(name, ModelSlot.failed(name, ModelSlot.UNLOADED));
+                    models.put(name, unloadedSlot(before));
                 }
             }
         }
@@ -158,6 +161,19 @@ final class ModelController
     private static List<String> composingModels(final String model)
     {
         return List.of();
+    }
+
+    /**
+     * What the index shows after an unload, as Triton's does: each version that served "unloaded"; a model that had
+     * failed keeps its versions' reasons.
+     */
+    private static ModelSlot unloadedSlot(final ModelSlot before)
+    {
+        if (!before.serving() && !before.unavailable().isEmpty())
+        {
+            return before;
+        }
+        return ModelSlot.unloaded(before.name(), before.versions().keySet());
     }
 
     /** Stops a model's versions (UNLOADING while that runs) and deletes its override directory, if any. */
@@ -386,13 +402,14 @@ final class ModelController
                 return;
             }
             final RepositorySnapshot previous = polled == null ? RepositorySnapshot.empty() : polled;
-            final Set<String> changed = now.changedSince(previous);
+            final Set<String> changed = new TreeSet<>(now.changedSince(previous));
+            changed.addAll(failedSincePolled(now));
             polled = now;
             if (changed.isEmpty())
             {
                 return;
             }
-            LOG.log(Level.INFO, "repository poll: models added, changed or removed: " + changed);
+            LOG.log(Level.INFO, "repository poll: models added, changed, removed or failed before: " + changed);
             final ScanResult scan;
             try
             {
@@ -430,8 +447,29 @@ final class ModelController
         }
     }
 
+    /**
+     * The models a poll tries again although their files did not change, as Triton's poll does (it reverts a failed
+     * model's timestamp, so every poll loads it again): those that failed to load or be prepared, and serving
+     * models whose last reload failed.
+     */
+    private Set<String> failedSincePolled(final RepositorySnapshot now)
+    {
+        final Set<String> failed = new TreeSet<>(staleByPoll);
+        models.forEach((name, slot) ->
+        {
+            if (!slot.serving() && slot.state().equals(ModelSlot.UNAVAILABLE) && !slot.reason().equals(DUPLICATE))
+            {
+                failed.add(name);
+            }
+        });
+        failed.retainAll(now.names());
+        failed.removeIf(now::isDuplicate);
+        return failed;
+    }
+
     private void removeByPoll(final String name, final boolean duplicate)
     {
+        staleByPoll.remove(name);
         if (models.containsKey(name))
         {
             stop(name);
@@ -458,6 +496,14 @@ final class ModelController
             models.put(name, ModelSlot.transition(name, ModelSlot.LOADING));
         }
         final ModelSlot slot = core.load(name, model.config(), model.versions());
+        if (slot.state().equals(ModelSlot.READY))
+        {
+            staleByPoll.remove(name);
+        }
+        else if (serving)
+        {
+            staleByPoll.add(name);
+        }
         if (slot.state().equals(ModelSlot.READY) || !serving)
         {
             core.install(name, slot);
@@ -476,6 +522,7 @@ final class ModelController
         final ModelSlot previous = models.get(name);
         if (previous != null && previous.serving())
         {
+            staleByPoll.add(name);
             LOG.log(Level.WARNING, "repository poll: model '" + name + "' changed and cannot be prepared, the "
                 + "loaded versions keep serving: " + reason);
             return;
@@ -518,7 +565,7 @@ final class ModelController
             {
                 if (!readyOnly)
                 {
-                    index.add(new ModelIndexEntry(name, "", slot.state(), slot.reason()));
+                    addUnavailable(index, slot);
                 }
             }
             else
@@ -535,6 +582,17 @@ final class ModelController
             }
         }
         return index;
+    }
+
+    private static void addUnavailable(final List<ModelIndexEntry> index, final ModelSlot slot)
+    {
+        if (slot.unavailable().isEmpty())
+        {
+            index.add(new ModelIndexEntry(slot.name(), "", slot.state(), slot.reason()));
+            return;
+        }
+        slot.unavailable().forEach((version, reason) ->
+            index.add(new ModelIndexEntry(slot.name(), String.valueOf(version), ModelSlot.UNAVAILABLE, reason)));
     }
 
     private RepositorySnapshot listing()

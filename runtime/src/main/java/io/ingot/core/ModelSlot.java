@@ -2,8 +2,10 @@ package io.ingot.core;
 
 import io.ingot.api.InferenceRequest;
 
+import java.util.Collection;
 import java.util.Collections;
 import java.util.NavigableMap;
+import java.util.TreeMap;
 
 /**
  * One model name: its loaded versions (an immutable snapshot, swapped whole), or its state and why it has none. The
@@ -13,10 +15,13 @@ import java.util.NavigableMap;
  * @param versions the loaded versions, ascending; empty when none is loaded
  * @param state    {@link #READY}, {@link #UNAVAILABLE}, {@link #LOADING} or {@link #UNLOADING}
  * @param reason   why the model has no version, empty otherwise
+ * @param unavailable for a model with no loaded version whose versions were tried or unloaded, each version's
+ *                 reason as Triton's index gives it ({@code "unloaded"}, or the failure as
+ *                 {@code "<Code>: <message>"}); empty otherwise
  * @param latest   the highest loaded version, {@code null} when none is
  */
 record ModelSlot(String name, NavigableMap<Long, ModelRuntime> versions, String state, String reason,
-    ModelRuntime latest)
+    NavigableMap<Long, String> unavailable, ModelRuntime latest)
 {
     /** A model (version) that serves. */
     static final String READY = "READY";
@@ -32,7 +37,8 @@ record ModelSlot(String name, NavigableMap<Long, ModelRuntime> versions, String 
     ModelSlot(final String name, final NavigableMap<Long, ModelRuntime> versions, final String state,
         final String reason)
     {
-        this(name, versions, state, reason, versions.isEmpty() ? null : versions.lastEntry().getValue());
+        this(name, versions, state, reason, Collections.emptyNavigableMap(),
+            versions.isEmpty() ? null : versions.lastEntry().getValue());
     }
 
     /**
@@ -43,6 +49,31 @@ record ModelSlot(String name, NavigableMap<Long, ModelRuntime> versions, String 
     static ModelSlot failed(final String name, final String reason)
     {
         return new ModelSlot(name, Collections.emptyNavigableMap(), UNAVAILABLE, reason);
+    }
+
+    /**
+     * @param name        the model name
+     * @param reason      why no version serves: Triton's summary of the failed load
+     * @param unavailable each tried version's reason
+     * @return a slot with no version, UNAVAILABLE, that the index lists version by version
+     */
+    static ModelSlot failedVersions(final String name, final String reason,
+        final NavigableMap<Long, String> unavailable)
+    {
+        return new ModelSlot(name, Collections.emptyNavigableMap(), UNAVAILABLE, reason,
+            Collections.unmodifiableNavigableMap(unavailable), null);
+    }
+
+    /**
+     * @param name     the model name
+     * @param versions the versions that were unloaded
+     * @return a slot with no version, UNAVAILABLE, each version {@link #UNLOADED} as Triton's index lists it
+     */
+    static ModelSlot unloaded(final String name, final Collection<Long> versions)
+    {
+        final NavigableMap<Long, String> unavailable = new TreeMap<>();
+        versions.forEach(version -> unavailable.put(version, UNLOADED));
+        return unavailable.isEmpty() ? failed(name, UNLOADED) : failedVersions(name, UNLOADED, unavailable);
     }
 
     /**

@@ -10,6 +10,7 @@ import io.ingot.api.ModelControlMode;
 import io.ingot.api.ModelIndexEntry;
 import io.ingot.api.ModelLoadOverrides;
 import io.ingot.tensor.DataType;
+import io.ingot.testing.RecordingBackend;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -181,6 +182,25 @@ class ModelControlTest
     }
 
     @Test
+    void everyPollRetriesAModelThatFailedToLoadEvenWhenItsFilesDidNotChange(@TempDir final Path repo)
+        throws Exception
+    {
+        final String recording = identity(4).replace("backend: \"identity\"", "backend: \"recording\"")
+            .replace("TYPE_FP32", "TYPE_INT32");
+        model(repo, "flaky", recording, "1");
+        final RecordingBackend backend = new RecordingBackend();
+        backend.failLoads("the engine's license server is down");
+        try (InferenceCore core = InferenceCore.open(CoreOptions.builder().modelRepository(repo)
+            .controlMode(ModelControlMode.POLL).repositoryPollSeconds(1).backend(backend).build()))
+        {
+            assertEquals(List.of(new ModelIndexEntry("flaky", "1", "UNAVAILABLE",
+                "Internal: the engine's license server is down")), core.repositoryIndex(false));
+            backend.failLoads(null);
+            awaitTrue(() -> core.isModelReady("flaky", 1), "a later poll loads the unchanged model");
+        }
+    }
+
+    @Test
     void loadAndUnloadOutsideExplicitModeAnswerTritonsText(@TempDir final Path repo) throws Exception
     {
         model(repo, "m", identity(8), "1");
@@ -232,10 +252,38 @@ class ModelControlTest
             assertEquals(8, core.modelConfig("m", -1).getMaxBatchSize(), "a failed reload keeps the old versions");
 
             core.unloadModel("m", true);
-            assertEquals(List.of(new ModelIndexEntry("m", "", "UNAVAILABLE", "unloaded")),
-                core.repositoryIndex(false));
+            assertEquals(List.of(new ModelIndexEntry("m", "2", "UNAVAILABLE", "unloaded")),
+                core.repositoryIndex(false), "as Triton's index: each unloaded version, 'unloaded'");
             assertEquals(List.of(), core.repositoryIndex(true));
             core.unloadModel("never_loaded");
+        }
+    }
+
+    @Test
+    void aVersionThatFailsFailsTheLoadAndTheIndexGivesEachVersionsStateAsTriton(@TempDir final Path repo)
+        throws Exception
+    {
+        final String recording = identity(4).replace("backend: \"identity\"", "backend: \"recording\"")
+            .replace("TYPE_FP32", "TYPE_INT32") + "version_policy: { all: {} }\n";
+        model(repo, "split", recording, "1", "2", "3");
+        Files.createFile(repo.resolve("split/2").resolve(RecordingBackend.FAIL_LOAD));
+        try (InferenceCore core = InferenceCore.open(CoreOptions.builder().modelRepository(repo)
+            .controlMode(ModelControlMode.EXPLICIT).backend(new RecordingBackend()).build()))
+        {
+            final InferenceException failed = assertThrows(InferenceException.class, () -> core.loadModel("split"));
+            assertEquals(ErrorCode.INVALID_ARG, failed.code());
+            assertEquals("load failed for model 'split': version 2 is at UNAVAILABLE state: Internal: injected load "
+                + "failure of version 2;", failed.getMessage());
+            assertEquals(List.of(new ModelIndexEntry("split", "1", "UNAVAILABLE", "unloaded"),
+                    new ModelIndexEntry("split", "2", "UNAVAILABLE", "Internal: injected load failure of version 2"),
+                    new ModelIndexEntry("split", "3", "UNAVAILABLE", "unloaded")),
+                core.repositoryIndex(false), "the versions that loaded are unloaded again, as Triton does");
+            assertFalse(core.isModelReady("split", 1));
+
+            Files.delete(repo.resolve("split/2").resolve(RecordingBackend.FAIL_LOAD));
+            core.loadModel("split");
+            assertEquals(List.of("1", "2", "3"), core.repositoryIndex(true).stream().map(ModelIndexEntry::version)
+                .toList());
         }
     }
 

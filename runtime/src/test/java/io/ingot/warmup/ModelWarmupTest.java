@@ -41,6 +41,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ModelWarmupTest
 {
+    /** Triton's index reasons start with the status code's name. */
+    private static final String INVALID = "Invalid argument: ";
+    private static final String INTERNAL = "Internal: ";
+
     /** This test's own recording backend: what it records is seen by no other test. */
     private final RecordingBackend recording = new RecordingBackend();
 
@@ -237,7 +241,8 @@ class ModelWarmupTest
         {
             assertFalse(core.isModelReady("failing", 1));
             final String reason = reason(core, "failing");
-            assertTrue(reason.startsWith("failed to run warmup sample 'zero sample': model 'failing' version 1"
+            assertTrue(reason.startsWith(INVALID
+                + "failed to run warmup sample 'zero sample': model 'failing' version 1"
                 + " instance failing_0_0 failed to execute a batch of 1: injected failure; "), reason);
             assertTrue(reason.endsWith("(model 'failing', instance failing_0_0, iteration 1)"), reason);
             assertFalse(core.isReady());
@@ -263,21 +268,26 @@ class ModelWarmupTest
         try (InferenceCore core = InferenceCore.open(options(repo).build()))
         {
             final Path nope = repo.resolve("missing").resolve("warmup").resolve("nope.bin");
-            assertEquals("failed to open text file for read " + nope + ": No such file or directory"
+            assertEquals(INTERNAL + "failed to open text file for read " + nope + ": No such file or directory"
                 + " (model 'missing', warmup sample 'from file', input 'INPUT0')", reason(core, "missing"));
             final Path shortFile = repo.resolve("short").resolve("warmup").resolve("short.bin");
-            assertEquals("[request id: <id_unknown>] warmup setting expects 8 bytes, but the data provided from"
+            assertEquals(INVALID
+                + "[request id: <id_unknown>] warmup setting expects 8 bytes, but the data provided from"
                 + " short.binonly has 4 bytes; input 'INPUT0', file " + shortFile + ", dims [2] of INT32"
                 + " (model 'short', warmup sample 'short sample')", reason(core, "short"));
-            assertTrue(reason(core, "variable").startsWith("warmup setting expects all variable-size dimensions are"
+            assertTrue(reason(core, "variable").startsWith(INVALID
+                + "warmup setting expects all variable-size dimensions are"
                 + " specified for input 'INPUT0'"), reason(core, "variable"));
-            assertTrue(reason(core, "wrongtype").startsWith("[request id: <id_unknown>] inference input 'INPUT0'"
+            assertTrue(reason(core, "wrongtype").startsWith(INVALID
+                + "[request id: <id_unknown>] inference input 'INPUT0'"
                 + " data-type is 'FP32', but model 'wrongtype' expects 'INT32'"), reason(core, "wrongtype"));
             assertTrue(reason(core, "wrongtype").endsWith("(model 'wrongtype', warmup sample 'typed')"),
                 reason(core, "wrongtype"));
-            assertTrue(reason(core, "nodata").startsWith("[request id: <id_unknown>] warmup setting expects input"
+            assertTrue(reason(core, "nodata").startsWith(INVALID
+                + "[request id: <id_unknown>] warmup setting expects input"
                 + " 'INPUT0' to have input_data_type set"), reason(core, "nodata"));
-            assertTrue(reason(core, "toobig").startsWith("warmup sample 'big' of model 'toobig' has batch_size 5,"
+            assertTrue(reason(core, "toobig").startsWith(INVALID
+                + "warmup sample 'big' of model 'toobig' has batch_size 5,"
                 + " but the model's max_batch_size is 4"), reason(core, "toobig"));
             for (final String model : List.of("missing", "short", "variable", "wrongtype", "nodata", "toobig"))
             {

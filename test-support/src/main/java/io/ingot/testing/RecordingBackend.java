@@ -9,6 +9,7 @@ import io.ingot.backend.ModelContext;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,7 +21,9 @@ import java.util.concurrent.TimeUnit;
  * A test double of a backend ({@code backend: "recording"}): an INT32 identity engine that records the rows of every
  * batch it runs, blocks on a gate when a row holds {@link #GATE}, and throws when a row holds {@link #FAIL}. The first
  * input's rows carry each request's tag, so a test can read batch composition back; configuration parameter
- * {@code execute_us} makes every execution take that long.
+ * {@code execute_us} makes every execution take that long, and a version directory holding a file named
+ * {@link #FAIL_LOAD} fails that version's load with an {@link IllegalStateException}, as does every load while
+ * {@link #failLoads} is set (a failure from outside the repository, which a poll does not see change).
  *
  * <p>What it records belongs to this instance: a test creates its own and gives it to the core with
  * {@link io.ingot.api.CoreOptions.Builder#backend}, so tests that run at the same time never see each other's
@@ -34,8 +37,11 @@ public final class RecordingBackend implements BackendFactory
     public static final int GATE = -1;
     /** A row value that makes the execution throw. */
     public static final int FAIL = -2;
+    /** A file that, in a version directory, makes that version fail to load. */
+    public static final String FAIL_LOAD = "fail-load";
 
     private final ConcurrentHashMap<String, Recorder> recorders = new ConcurrentHashMap<>();
+    private volatile String loadFailure;
 
     /** What one model's engines saw. Thread-safe. */
     public static final class Recorder
@@ -99,9 +105,26 @@ public final class RecordingBackend implements BackendFactory
         return NAME;
     }
 
+    /**
+     * @param reason the message every later load fails with, or {@code null} to let loads succeed again
+     */
+    public void failLoads(final String reason)
+    {
+        loadFailure = reason;
+    }
+
     @Override
     public Backend load(final ModelContext context)
     {
+        final String failure = loadFailure;
+        if (failure != null)
+        {
+            throw new IllegalStateException(failure);
+        }
+        if (context.versionDirectory() != null && Files.exists(context.versionDirectory().resolve(FAIL_LOAD)))
+        {
+            throw new IllegalStateException("injected load failure of version " + context.version());
+        }
         final Recorder recorder = recorder(context.modelName());
         final long delayNs = Long.parseLong(context.parameter("execute_us", "0")) * 1000;
         return instance -> new RecordingEngine(recorder, delayNs, instance.name());

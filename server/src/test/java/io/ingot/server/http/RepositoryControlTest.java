@@ -117,7 +117,8 @@ class RepositoryControlTest
             final JsonArray index = JsonParser.parseString(body(server.post("/v2/repository/index", "")))
                 .getAsJsonArray();
             assertEquals(JsonParser.parseString("[{\"name\":\"simple\",\"version\":\"1\",\"state\":\"READY\"},"
-                + "{\"name\":\"simple_copy\",\"state\":\"UNAVAILABLE\",\"reason\":\"unloaded\"}]"), index);
+                + "{\"name\":\"simple_copy\",\"version\":\"7\",\"state\":\"UNAVAILABLE\",\"reason\":\"unloaded\"}]"),
+                index, "as Triton's index: the unloaded version with reason 'unloaded'");
         }
     }
 
@@ -174,6 +175,7 @@ class RepositoryControlTest
             final var entry = server.grpc().repositoryIndex(RepositoryIndexRequest.getDefaultInstance())
                 .getModels(0);
             assertEquals("simple", entry.getName());
+            assertEquals("1", entry.getVersion());
             assertEquals("UNAVAILABLE", entry.getState());
             assertEquals("unloaded", entry.getReason());
         }
