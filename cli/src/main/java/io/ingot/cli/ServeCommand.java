@@ -58,6 +58,9 @@ final class ServeCommand implements Callable<Integer>
     @Mixin
     LogOptions logging = new LogOptions();
 
+    @Mixin
+    TraceFlags tracing = new TraceFlags();
+
     @Option(names = "--model-control-mode", paramLabel = "<string>", defaultValue = "none",
         description = "Triton's: none loads every model at start-up (default); poll also rescans the repositories "
             + "every --repository-poll-secs; explicit loads only the --load-model models, and the model-repository "
@@ -175,6 +178,8 @@ final class ServeCommand implements Callable<Integer>
         {
             throw CliException.usage("--exit-timeout-secs must be 0 or more, was " + exitTimeoutSecs);
         }
+        final List<String> traceConfig = tracing.entries(err);
+        TraceFlags.check(traceConfig);
         final Map<Path, String> unreadable = repository.unreadable();
         final CoreOptions.Builder options = coreOptions(parsed, List.copyOf(unreadable.keySet()));
         logging.apply();
@@ -190,6 +195,7 @@ final class ServeCommand implements Callable<Integer>
         {
             core = new UnreadableRepositoryGate(core);
         }
+        TraceFlags.apply(core, traceConfig);
         final Deque<RunningFrontend> frontends = new ArrayDeque<>();
         final Thread hook = Thread.ofPlatform().unstarted(this::requestStopAndWait);
         Runtime.getRuntime().addShutdownHook(hook);

@@ -32,8 +32,6 @@ final class UnsupportedTritonFlags
 
     private static final String NO_TLS = "Ingot's gRPC listener speaks plaintext only; terminate TLS in front of it "
         + "(a proxy or service mesh)";
-    private static final String NO_TRACE = "Ingot's trace settings are set through Triton's trace extension "
-        + "(POST /v2/trace/setting, or gRPC TraceSetting) while it serves; the start-up flags are not wired yet";
     private static final String NO_CACHE_LIBRARIES = "Ingot's local response cache is built in (--cache-config "
         + "local,size=<bytes>); it loads no cache libraries";
     private static final String NO_RATE_LIMITER = "Ingot has no rate limiter: instances run as soon as they are free, "
@@ -95,12 +93,6 @@ final class UnsupportedTritonFlags
         new Flag("--allow-cpu-metrics", true, "false", "Ingot exports no CPU metrics (nv_cpu_*)"),
         new Flag("--metrics-interval-ms", false, null, "Ingot reads every metric when /metrics is scraped, so there "
             + "is no collection interval"),
-        new Flag("--trace-config", false, null, NO_TRACE),
-        new Flag("--trace-file", false, null, NO_TRACE),
-        new Flag("--trace-level", false, "off", NO_TRACE),
-        new Flag("--trace-rate", false, null, NO_TRACE),
-        new Flag("--trace-count", false, null, NO_TRACE),
-        new Flag("--trace-log-frequency", false, null, NO_TRACE),
         new Flag("--cache-directory", false, null, NO_CACHE_LIBRARIES),
         new Flag("--rate-limit", false, "off", NO_RATE_LIMITER),
         new Flag("--rate-limit-resource", false, null, NO_RATE_LIMITER),

@@ -446,6 +446,51 @@ class TritonFlagsTest
     }
 
     @Test
+    void traceFlagsSetTheGlobalTraceSettingAndTheDeprecatedOnesWarnAsTritonDoes() throws Exception
+    {
+        identityModel(repository, "echo");
+        final Path file = repository.resolve("trace.json");
+        final int httpPort = Ports.free();
+        final ServeCommand serve = serveInBackground("--model-repository", repository.toString(),
+            "--http-port=" + httpPort, "--grpc-port=0", "--metrics-port=0", "--trace-config", "level=TIMESTAMPS",
+            "--trace-config", "triton,file=" + file, "--trace-rate=7", "--trace-config", "rate=3",
+            "--trace-count=5");
+        try
+        {
+            final String setting = body(httpPort, "/v2/trace/setting");
+            assertTrue(setting.contains("\"trace_level\":[\"TIMESTAMPS\"]"), setting);
+            assertTrue(setting.contains("\"trace_rate\":\"3\""), "--trace-config is read after --trace-rate: "
+                + setting);
+            assertTrue(setting.contains("\"trace_count\":\"5\""), setting);
+            assertTrue(setting.contains("\"trace_file\":\"" + file + "\""), setting);
+            assertTrue(err().contains("Warning: '--trace-count' has been deprecated and will be removed in future "
+                + "releases. Please use '--trace-config count=<count value> instead."), err());
+            assertTrue(err().contains("Warning: '--trace-rate' has been deprecated"), err());
+        }
+        finally
+        {
+            stop(serve);
+        }
+    }
+
+    @Test
+    void malformedTraceFlagsAreRefusedBeforeAnyModelLoads()
+    {
+        assertEquals(CliException.USAGE, run("serve", "--model-repository", repository.toString(),
+            "--trace-config", "level=LOUD"));
+        assertTrue(err().contains("Unable to parse 'trace_level', got: LOUD"), err());
+        err.reset();
+        assertEquals(CliException.USAGE, run("serve", "--model-repository", repository.toString(),
+            "--trace-config", "colour=blue"));
+        assertTrue(err().contains("invalid --trace-config entry 'colour=blue': unknown setting 'colour'"), err());
+        err.reset();
+        assertEquals(CliException.USAGE, run("serve", "--model-repository", repository.toString(),
+            "--trace-config", "level=TIMESTAMPS"));
+        assertTrue(err().contains("Attempting to set invalid trace setting :"), err());
+        assertFalse(out().contains("Ingot is serving"), out());
+    }
+
+    @Test
     void allowHttpFalseBindsNoHttpListener() throws Exception
     {
         identityModel(repository, "echo");
@@ -531,6 +576,15 @@ class TritonFlagsTest
     {
         serve.stop();
         assertTrue(serve.awaitStopped(30, TimeUnit.SECONDS), "serve did not stop");
+    }
+
+    private static String body(final int port, final String path) throws IOException, InterruptedException
+    {
+        try (HttpClient client = HttpClient.newHttpClient())
+        {
+            return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        }
     }
 
     private static int get(final int port, final String path) throws IOException, InterruptedException

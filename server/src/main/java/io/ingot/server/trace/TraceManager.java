@@ -76,6 +76,30 @@ public final class TraceManager implements AutoCloseable
      */
     public void configure(final List<String> entries)
     {
+        final TraceSetting start = startup(entries);
+        synchronized (updates)
+        {
+            final TraceSetting previous = global;
+            globalDefault = start;
+            global = start;
+            writer.retire(previous);
+        }
+    }
+
+    /**
+     * Checks start-up entries as {@link #configure} reads them, without configuring anything, so that a command line
+     * can refuse them before it loads a model.
+     *
+     * @param entries the entries
+     * @throws InferenceException INVALID_ARG naming the entry and what was expected
+     */
+    public static void check(final List<String> entries)
+    {
+        startup(entries);
+    }
+
+    private static TraceSetting startup(final List<String> entries)
+    {
         boolean timestamps = false;
         boolean tensors = false;
         long rate = DEFAULT_RATE;
@@ -134,13 +158,7 @@ public final class TraceManager implements AutoCloseable
             throw new InferenceException(ErrorCode.INVALID_ARG, "Attempting to set invalid trace setting :"
                 + start.invalidReason());
         }
-        synchronized (updates)
-        {
-            final TraceSetting previous = global;
-            globalDefault = start;
-            global = start;
-            writer.retire(previous);
-        }
+        return start;
     }
 
     /**

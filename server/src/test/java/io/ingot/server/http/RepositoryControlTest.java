@@ -175,7 +175,7 @@ class RepositoryControlTest
             final var entry = server.grpc().repositoryIndex(RepositoryIndexRequest.getDefaultInstance())
                 .getModels(0);
             assertEquals("simple", entry.getName());
-            assertEquals("1", entry.getVersion());
+            assertEquals("2", entry.getVersion());
             assertEquals("UNAVAILABLE", entry.getState());
             assertEquals("unloaded", entry.getReason());
         }
