@@ -57,6 +57,8 @@ import io.ingot.server.proto.TraceSettingRequest;
 import io.ingot.server.proto.TraceSettingResponse;
 import io.ingot.server.shm.SharedMemoryRegion;
 import io.ingot.server.shm.SystemSharedMemoryRegistry;
+import io.ingot.server.trace.ServerTrace;
+import io.ingot.server.trace.TraceFrontend;
 import io.ingot.server.trace.TraceManager;
 import io.ingot.server.trace.TraceSettingsApi;
 import io.netty.buffer.ByteBufAllocator;
@@ -78,6 +80,7 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
     private final GrpcInferDecoder decoder;
     private final ByteBufAllocator allocator;
     private final TraceSettingsApi traceSettings;
+    private final TraceManager tracer;
 
     /**
      * @param core         the core
@@ -91,7 +94,8 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
         this.sharedMemory = sharedMemory;
         this.decoder = new GrpcInferDecoder(core, sharedMemory);
         this.allocator = allocator;
-        this.traceSettings = new TraceSettingsApi(core, TraceManager.forCore(core));
+        this.tracer = TraceManager.forCore(core);
+        this.traceSettings = new TraceSettingsApi(core, tracer);
     }
 
     @Override
@@ -371,6 +375,10 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
     @Override
     public void modelInfer(final ModelInferRequest request, final StreamObserver<ModelInferResponse> observer)
     {
+        // Sampling is one volatile read while tracing is off. gRPC hands over the message whole, so the wait for the
+        // read is what the service sees of it: from the call to the decoded request.
+        final ServerTrace trace = tracer.sample(request.getModelName(), TraceFrontend.GRPC);
+        final long receivedNs = trace == null ? 0 : System.nanoTime();
         final InferCall call;
         try
         {
@@ -384,7 +392,12 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
         try
         {
             decoder.decode(request, call);
-            core.submit(call.request(), new UnaryExchange(call, observer));
+            if (trace != null)
+            {
+                trace.received(receivedNs, System.nanoTime());
+                call.request().trace(trace.core());
+            }
+            core.submit(call.request(), new UnaryExchange(call, observer, trace, tracer));
         }
         catch (final InferenceException failure)
         {
@@ -440,15 +453,35 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
     {
         private final InferCall call;
         private final StreamObserver<ModelInferResponse> observer;
+        private final ServerTrace trace;
+        private final TraceManager tracer;
 
-        UnaryExchange(final InferCall call, final StreamObserver<ModelInferResponse> observer)
+        UnaryExchange(final InferCall call, final StreamObserver<ModelInferResponse> observer,
+            final ServerTrace trace, final TraceManager tracer)
         {
             this.call = call;
             this.observer = observer;
+            this.trace = trace;
+            this.tracer = tracer;
         }
 
         @Override
         public void onResponse(final InferenceResponse response)
+        {
+            if (trace == null)
+            {
+                send(response);
+                return;
+            }
+            trace.sendStarted(System.nanoTime());
+            trace.answeredBy(call.request().id(), response.isOk() ? response.modelVersion()
+                : call.request().modelVersion());
+            send(response);
+            trace.sendEnded(System.nanoTime());
+            tracer.complete(trace);
+        }
+
+        private void send(final InferenceResponse response)
         {
             GrpcInferEncoder.Encoded encoded = null;
             try

@@ -5,6 +5,7 @@ import io.ingot.api.InferenceException;
 import io.ingot.server.access.RestrictedApis;
 import io.ingot.server.protocol.InferCall;
 import io.ingot.server.trace.ServerTrace;
+import io.ingot.server.trace.TraceFrontend;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -144,7 +145,7 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
         final boolean keepAlive)
     {
         // Sampling is one volatile read while tracing is off; a sampled request carries its own small trace.
-        final ServerTrace trace = api.tracer().sample(route.model());
+        final ServerTrace trace = api.tracer().sample(route.model(), TraceFrontend.HTTP);
         final long receivedNs = trace == null ? 0 : System.nanoTime();
         final String acceptEncoding = request.headers().get(HttpHeaderNames.ACCEPT_ENCODING);
         final String headerLength = request.headers().get(HttpInferDecoder.HEADER_LENGTH);

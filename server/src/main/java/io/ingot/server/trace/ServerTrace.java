@@ -13,6 +13,7 @@ public final class ServerTrace
     final long id;
     final TraceSetting setting;
     final String model;
+    final TraceFrontend frontend;
     private final RequestTrace core = new RequestTrace();
     long recvStartNs;
     long recvEndNs;
@@ -21,8 +22,9 @@ public final class ServerTrace
     String requestId = "";
     long version = -1;
 
-    ServerTrace(final long id, final TraceSetting setting, final String model)
+    ServerTrace(final long id, final TraceSetting setting, final String model, final TraceFrontend frontend)
     {
+        this.frontend = frontend;
         this.id = id;
         this.setting = setting;
         this.model = model;

@@ -164,10 +164,11 @@ public final class TraceManager implements AutoCloseable
     /**
      * Decides whether a request to a model is traced: every {@code trace_rate}-th while traces remain.
      *
-     * @param model the model the request is for
+     * @param model    the model the request is for
+     * @param frontend the frontend it came through, which names its receive and send timestamps
      * @return its trace, or {@code null} (always, while tracing is off)
      */
-    public ServerTrace sample(final String model)
+    public ServerTrace sample(final String model, final TraceFrontend frontend)
     {
         TraceSetting setting = global;
         if (anyModel)
@@ -182,7 +183,7 @@ public final class TraceManager implements AutoCloseable
         {
             return null;
         }
-        return new ServerTrace(ids.incrementAndGet(), setting, model);
+        return new ServerTrace(ids.incrementAndGet(), setting, model, frontend);
     }
 
     /**

@@ -226,8 +226,8 @@ final class TraceWriter implements AutoCloseable
     {
         final RequestTrace core = trace.core();
         boolean first = true;
-        first = timestamp(out, trace.id, "HTTP_RECV_START", trace.recvStartNs, first);
-        first = timestamp(out, trace.id, "HTTP_RECV_END", trace.recvEndNs, first);
+        first = timestamp(out, trace.id, trace.frontend.receiveStart, trace.recvStartNs, first);
+        first = timestamp(out, trace.id, trace.frontend.receiveEnd, trace.recvEndNs, first);
         if (core.requestStartNs() != 0)
         {
             if (!first)
@@ -252,8 +252,8 @@ final class TraceWriter implements AutoCloseable
         first = timestamp(out, trace.id, "COMPUTE_OUTPUT_START", core.computeOutputStartNs(), first);
         first = timestamp(out, trace.id, "COMPUTE_END", core.computeEndNs(), first);
         first = timestamp(out, trace.id, "REQUEST_END", core.requestEndNs(), first);
-        first = timestamp(out, trace.id, "HTTP_SEND_START", trace.sendStartNs, first);
-        timestamp(out, trace.id, "HTTP_SEND_END", trace.sendEndNs, first);
+        first = timestamp(out, trace.id, trace.frontend.sendStart, trace.sendStartNs, first);
+        timestamp(out, trace.id, trace.frontend.sendEnd, trace.sendEndNs, first);
     }
 
     private static boolean timestamp(final StringBuilder out, final long id, final String name, final long ns,

@@ -7,12 +7,15 @@ import com.google.gson.JsonParser;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.ingot.api.InferenceException;
+import io.ingot.server.proto.InferTensorContents;
+import io.ingot.server.proto.ModelInferRequest;
 import io.ingot.server.proto.TraceSettingRequest;
 import io.ingot.server.proto.TraceSettingResponse;
 import io.ingot.server.testing.ServingFixture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -61,7 +64,8 @@ class TraceExtensionTest
             assertEquals(json(server.get("/v2/trace/setting")),
                 json(server.get("/v2/models/add_sub_int/trace/setting")));
             assertEquals(200, server.post("/v2/models/add_sub_int/infer", INFER).statusCode());
-            assertEquals(null, TraceManager.forCore(server.core()).sample("add_sub_int"), "off: nothing sampled");
+            assertEquals(null, TraceManager.forCore(server.core()).sample("add_sub_int", TraceFrontend.HTTP),
+                "off: nothing sampled");
         }
     }
 
@@ -177,34 +181,12 @@ class TraceExtensionTest
             final Path indexed = dir.resolve("trace.json.0");
             awaitFile(manager, indexed);
             assertTrue(Files.exists(indexed), "log_frequency 1 writes each trace to <trace_file>.<index>");
-            final JsonArray trace = JsonParser.parseString(Files.readString(indexed)).getAsJsonArray();
-            final List<String> names = new ArrayList<>();
-            final List<Long> times = new ArrayList<>();
-            JsonObject model = null;
-            for (final JsonElement element : trace)
-            {
-                final JsonObject entry = element.getAsJsonObject();
-                assertEquals(1, entry.get("id").getAsLong());
-                if (entry.has("model_name"))
-                {
-                    model = entry;
-                    names.add("<model>");
-                    continue;
-                }
-                final JsonObject stamp = entry.getAsJsonArray("timestamps").get(0).getAsJsonObject();
-                names.add(stamp.get("name").getAsString());
-                if (!stamp.get("name").getAsString().equals("INFER_RESPONSE_COMPLETE"))
-                {
-                    times.add(stamp.get("ns").getAsLong());
-                }
-            }
+            final TraceEntries trace = TraceEntries.read(indexed);
             assertEquals(List.of("HTTP_RECV_START", "HTTP_RECV_END", "<model>", "REQUEST_START", "QUEUE_START",
                 "INFER_RESPONSE_COMPLETE", "COMPUTE_START", "COMPUTE_INPUT_END", "COMPUTE_OUTPUT_START",
-                "COMPUTE_END", "REQUEST_END", "HTTP_SEND_START", "HTTP_SEND_END"), names);
-            for (int i = 1; i < times.size(); i++)
-            {
-                assertTrue(times.get(i) >= times.get(i - 1), "timestamps in order: " + names + " " + times);
-            }
+                "COMPUTE_END", "REQUEST_END", "HTTP_SEND_START", "HTTP_SEND_END"), trace.names);
+            trace.assertInOrder();
+            final JsonObject model = trace.model;
             assertEquals("add_sub_int", model.get("model_name").getAsString());
             assertEquals(1, model.get("model_version").getAsLong());
             assertEquals("traced-1", model.get("request_id").getAsString());
@@ -219,6 +201,73 @@ class TraceExtensionTest
             final JsonArray second = JsonParser.parseString(Files.readString(dir.resolve("trace.json.1")))
                 .getAsJsonArray();
             assertEquals(2, second.get(0).getAsJsonObject().get("id").getAsLong());
+        }
+    }
+
+    /** One trace file's entries of trace 1: the timestamp names in order, with the model object as "<model>". */
+    private static final class TraceEntries
+    {
+        final List<String> names = new ArrayList<>();
+        final List<Long> times = new ArrayList<>();
+        JsonObject model;
+
+        static TraceEntries read(final Path file) throws IOException
+        {
+            final TraceEntries entries = new TraceEntries();
+            for (final JsonElement element : JsonParser.parseString(Files.readString(file)).getAsJsonArray())
+            {
+                final JsonObject entry = element.getAsJsonObject();
+                assertEquals(1, entry.get("id").getAsLong());
+                if (entry.has("model_name"))
+                {
+                    entries.model = entry;
+                    entries.names.add("<model>");
+                    continue;
+                }
+                final JsonObject stamp = entry.getAsJsonArray("timestamps").get(0).getAsJsonObject();
+                entries.names.add(stamp.get("name").getAsString());
+                if (!stamp.get("name").getAsString().equals("INFER_RESPONSE_COMPLETE"))
+                {
+                    entries.times.add(stamp.get("ns").getAsLong());
+                }
+            }
+            return entries;
+        }
+
+        void assertInOrder()
+        {
+            for (int i = 1; i < times.size(); i++)
+            {
+                assertTrue(times.get(i) >= times.get(i - 1), "timestamps in order: " + names + " " + times);
+            }
+        }
+    }
+
+    @Test
+    void oneGrpcRequestIsTracedWithTritonsGrpcTimestampNames(@TempDir final Path dir) throws Exception
+    {
+        try (ServingFixture server = new ServingFixture())
+        {
+            final Path file = dir.resolve("grpc.json");
+            final TraceManager manager = TraceManager.forCore(server.core());
+            manager.configure(List.of("level=TIMESTAMPS", "rate=1", "triton,file=" + file, "triton,log-frequency=1"));
+            final ModelInferRequest.Builder request = ModelInferRequest.newBuilder().setModelName("add_sub_int")
+                .setId("grpc-traced");
+            for (final String input : List.of("INPUT0", "INPUT1"))
+            {
+                request.addInputs(ModelInferRequest.InferInputTensor.newBuilder().setName(input).setDatatype("INT32")
+                    .addShape(4).setContents(InferTensorContents.newBuilder().addAllIntContents(List.of(1, 2, 3, 4))));
+            }
+            assertEquals(2, server.grpc().modelInfer(request.build()).getOutputsCount());
+            final Path indexed = dir.resolve("grpc.json.0");
+            awaitFile(manager, indexed);
+            final TraceEntries trace = TraceEntries.read(indexed);
+            assertEquals(List.of("GRPC_WAITREAD_START", "GRPC_WAITREAD_END", "<model>", "REQUEST_START",
+                "QUEUE_START", "INFER_RESPONSE_COMPLETE", "COMPUTE_START", "COMPUTE_INPUT_END", "COMPUTE_OUTPUT_START",
+                "COMPUTE_END", "REQUEST_END", "GRPC_SEND_START", "GRPC_SEND_END"), trace.names);
+            trace.assertInOrder();
+            assertEquals("grpc-traced", trace.model.get("request_id").getAsString());
+            assertEquals(1, trace.model.get("model_version").getAsLong());
         }
     }
 }
