@@ -57,13 +57,58 @@ class ServeShutdownTest
     }
 
     private static ChildProcess serve(final Path repository, final int httpPort, final int grpcPort,
-        final String exitTimeout) throws IOException, InterruptedException
+        final int metricsPort, final String exitTimeout) throws IOException, InterruptedException
     {
         final ChildProcess child = ChildProcess.startWithCore(IngotCli.class, "serve", "--model-repository",
             repository.toString(), "--http-port", Integer.toString(httpPort), "--grpc-port", Integer.toString(grpcPort),
-            "--metrics-port", "-1", "--exit-timeout-secs", exitTimeout);
+            "--metrics-port", Integer.toString(metricsPort), "--exit-timeout-secs", exitTimeout);
         child.awaitLine("Ingot is serving", 120);
         return child;
+    }
+
+    /**
+     * Waits, within a bound, until at least {@code queued} requests of model {@code slow} are queued or done (the
+     * running batch holds the others) and the count has stopped growing, so that every request sent has been
+     * accepted before the test signals the server: what a fixed sleep only hoped for on a loaded machine, where
+     * sending 32 requests can take longer than a batch runs.
+     */
+    private static void awaitQueued(final HttpClient http, final int metricsPort, final int queued)
+        throws IOException, InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        long last = -1;
+        int steady = 0;
+        while (System.nanoTime() < deadline)
+        {
+            final long now = queuedOrDone(http, metricsPort);
+            steady = now >= queued && now == last ? steady + 1 : 0;
+            if (steady >= 3)
+            {
+                return;
+            }
+            last = now;
+            Thread.sleep(100);
+        }
+        throw new AssertionError("fewer than " + queued + " requests were queued within 60 s (last count " + last
+            + "): " + http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+            .GET().build(), HttpResponse.BodyHandlers.ofString()).body());
+    }
+
+    private static long queuedOrDone(final HttpClient http, final int metricsPort)
+        throws IOException, InterruptedException
+    {
+        final String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort
+            + "/metrics")).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
+        long count = 0;
+        for (final String line : metrics.split("\n"))
+        {
+            if ((line.startsWith("nv_inference_pending_request_count{") || line.startsWith("nv_inference_count{"))
+                && line.contains("model=\"slow\""))
+            {
+                count += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return count;
     }
 
     /** SIGTERM, without {@link Process#destroy()}'s closing of the child's output, which the test still reads. */
@@ -77,7 +122,8 @@ class ServeShutdownTest
     {
         final int httpPort = Ports.free();
         final int grpcPort = Ports.free();
-        try (ChildProcess child = serve(repository(dir, 4_000_000), httpPort, grpcPort, "30");
+        final int metricsPort = Ports.free();
+        try (ChildProcess child = serve(repository(dir, 4_000_000), httpPort, grpcPort, metricsPort, "30");
              HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                  .connectTimeout(Duration.ofSeconds(10)).build())
         {
@@ -102,8 +148,8 @@ class ServeShutdownTest
                         .order(ByteOrder.LITTLE_ENDIAN).putInt(0, i)))
                     .build()));
             }
-            // Let the first batch start running (it runs for 4 s); the others wait in the queue.
-            Thread.sleep(2000);
+            // The first batch (at most 8 requests) runs for 4 s; the others wait in the queue.
+            awaitQueued(http, metricsPort, 32 - 8);
             final long signalled = System.nanoTime();
             terminate(child);
 
@@ -154,29 +200,38 @@ class ServeShutdownTest
     {
         final Path repository = repository(dir, 60_000_000);
         final int httpPort = Ports.free();
-        try (ChildProcess child = serve(repository, httpPort, -1, "30");
+        final int metricsPort = Ports.free();
+        try (ChildProcess child = serve(repository, httpPort, -1, metricsPort, "30");
              HttpClient http = HttpClient.newHttpClient())
         {
-            final CompletableFuture<HttpResponse<String>> stuck = http.sendAsync(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + httpPort + "/v2/models/slow/infer"))
-                .POST(HttpRequest.BodyPublishers.ofString(BODY.formatted(1))).build(),
-                HttpResponse.BodyHandlers.ofString());
-            Thread.sleep(2000);
+            // Nine requests: a batch of at most eight runs for 60 s, the ninth waits behind it, as the metrics show.
+            final List<CompletableFuture<HttpResponse<String>>> stuck = new ArrayList<>();
+            for (int i = 0; i < 9; i++)
+            {
+                stuck.add(http.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort
+                    + "/v2/models/slow/infer")).POST(HttpRequest.BodyPublishers.ofString(BODY.formatted(i))).build(),
+                    HttpResponse.BodyHandlers.ofString()));
+            }
+            awaitQueued(http, metricsPort, 1);
             terminate(child);
             child.awaitLine("Received SIGTERM: stopping gracefully", 30);
             terminate(child);
             assertEquals(128 + 15, child.awaitExit(20), child.output());
             assertTrue(child.output().contains("Received SIGTERM again: exiting at once"), child.output());
-            stuck.cancel(true);
+            stuck.forEach(call -> call.cancel(true));
         }
         final int otherPort = Ports.free();
-        try (ChildProcess child = serve(repository, otherPort, -1, "1");
+        final int otherMetrics = Ports.free();
+        try (ChildProcess child = serve(repository, otherPort, -1, otherMetrics, "1");
              HttpClient http = HttpClient.newHttpClient())
         {
-            http.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + otherPort
-                + "/v2/models/slow/infer")).POST(HttpRequest.BodyPublishers.ofString(BODY.formatted(1))).build(),
-                HttpResponse.BodyHandlers.ofString());
-            Thread.sleep(2000);
+            for (int i = 0; i < 9; i++)
+            {
+                http.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + otherPort
+                    + "/v2/models/slow/infer")).POST(HttpRequest.BodyPublishers.ofString(BODY.formatted(i))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            }
+            awaitQueued(http, otherMetrics, 1);
             terminate(child);
             assertEquals(1, child.awaitExit(30), child.output());
             assertTrue(child.output().contains("Exit timeout of 1 s reached with requests still in flight"),

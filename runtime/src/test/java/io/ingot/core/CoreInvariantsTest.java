@@ -127,6 +127,31 @@ class CoreInvariantsTest
     }
 
     @Test
+    void requestsWaitingBehindARunningBatchCountAsPending() throws Exception
+    {
+        final RecordingBackend recording = new RecordingBackend();
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("busy", 4, "dynamic_batching { }")))
+        {
+            final CompletableFuture<InferenceResponse> running = core.submit(tagged("busy", GATE, 1));
+            recording.recorder("busy").awaitGateReached();
+            final List<CompletableFuture<InferenceResponse>> waiting = new ArrayList<>();
+            for (int tag = 1; tag <= 6; tag++)
+            {
+                waiting.add(core.submit(tagged("busy", tag, 1)));
+            }
+            assertEquals(6, core.modelStatistics("busy", -1).get(0).pendingRequests(),
+                "accepted, not executing: Triton's nv_inference_pending_request_count");
+            recording.recorder("busy").openGate();
+            await(running).close();
+            for (final CompletableFuture<InferenceResponse> response : waiting)
+            {
+                await(response).close();
+            }
+            assertEquals(0, core.modelStatistics("busy", -1).get(0).pendingRequests());
+        }
+    }
+
+    @Test
     void anEngineFailureFailsOnlyItsBatchAndTheModelKeepsServing() throws Exception
     {
         try (InferenceCore core = TestModels.core(recording, TestModels.recording("boom", 8, "dynamic_batching {}")))
