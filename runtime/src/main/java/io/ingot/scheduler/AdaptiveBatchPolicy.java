@@ -81,14 +81,8 @@ public final class AdaptiveBatchPolicy extends QueuedBatchPolicy
     }
 
     @Override
-    public int decide(final long nowNs, final int instance, final FormedBatch batch, final EndedRequests ended)
+    int form(final long nowNs, final int instance, final int count, final FormedBatch batch)
     {
-        batch.clear();
-        final int count = queues.scan(nowNs, ended);
-        if (count == 0)
-        {
-            return EMPTY;
-        }
         final ExecutionTimes learnt = times[Math.min(instance, times.length - 1)];
         final int size = queues.size();
         if (!queues.full() && size < maxBatch)

@@ -77,14 +77,8 @@ public final class AimdBatchPolicy extends QueuedBatchPolicy
     }
 
     @Override
-    public int decide(final long nowNs, final int instance, final FormedBatch batch, final EndedRequests ended)
+    int form(final long nowNs, final int instance, final int count, final FormedBatch batch)
     {
-        batch.clear();
-        final int count = queues.scan(nowNs, ended);
-        if (count == 0)
-        {
-            return EMPTY;
-        }
         final int cap = caps[Math.min(instance, caps.length - 1)];
         int requests = 1;
         while (requests < count && queues.sizeOf(requests + 1) <= cap)

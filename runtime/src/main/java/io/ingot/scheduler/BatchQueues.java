@@ -78,11 +78,8 @@ final class BatchQueues
                 while (index < deque.size())
                 {
                     final PendingRequest candidate = deque.get(index);
-                    if (candidate.isCancelled())
+                    if (endIfCancelled(queue, deque, index, ended))
                     {
-                        deque.removeAt(index);
-                        leave(queue, candidate);
-                        ended.add(candidate, Ending.CANCELLED);
                         continue;
                     }
                     if (part == 0 && candidate.deadlineNs != 0 && nowNs > candidate.deadlineNs)
@@ -198,11 +195,8 @@ final class BatchQueues
                 while (index < deque.size())
                 {
                     final PendingRequest candidate = deque.get(index);
-                    if (candidate.isCancelled())
+                    if (endIfCancelled(queue, deque, index, ended))
                     {
-                        deque.removeAt(index);
-                        leave(queue, candidate);
-                        ended.add(candidate, Ending.CANCELLED);
                         continue;
                     }
                     if (reject && candidate.deadlineNs != 0)
@@ -241,6 +235,25 @@ final class BatchQueues
     int queued()
     {
         return levels.size();
+    }
+
+    /**
+     * Ends the request at {@code index} of one of a level's deques if its caller cancelled it.
+     *
+     * @return whether it was cancelled (and is gone from the deque)
+     */
+    private boolean endIfCancelled(final PolicyQueue queue, final RequestDeque deque, final int index,
+        final EndedRequests ended)
+    {
+        final PendingRequest candidate = deque.get(index);
+        if (!candidate.isCancelled())
+        {
+            return false;
+        }
+        deque.removeAt(index);
+        leave(queue, candidate);
+        ended.add(candidate, Ending.CANCELLED);
+        return true;
     }
 
     /** Accounts for a request that left its level's queues (into a batch, or ended). */

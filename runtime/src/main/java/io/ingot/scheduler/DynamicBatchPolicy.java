@@ -35,14 +35,8 @@ public final class DynamicBatchPolicy extends QueuedBatchPolicy
     }
 
     @Override
-    public int decide(final long nowNs, final int instance, final FormedBatch batch, final EndedRequests ended)
+    int form(final long nowNs, final int instance, final int pendingCount, final FormedBatch batch)
     {
-        batch.clear();
-        final int pendingCount = queues.scan(nowNs, ended);
-        if (pendingCount == 0)
-        {
-            return EMPTY;
-        }
         // The best preferred prefix: the last that sums to a preferred size, or the prefix before the sum first
         // exceeds the largest preferred size.
         int bestSize = 0;

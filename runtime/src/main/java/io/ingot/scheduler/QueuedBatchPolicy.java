@@ -22,6 +22,25 @@ abstract class QueuedBatchPolicy implements BatchPolicy
     }
 
     @Override
+    public final int decide(final long nowNs, final int instance, final FormedBatch batch, final EndedRequests ended)
+    {
+        batch.clear();
+        final int count = queues.scan(nowNs, ended);
+        return count == 0 ? EMPTY : form(nowNs, instance, count, batch);
+    }
+
+    /**
+     * Decides what a free instance runs, once {@link BatchQueues#scan} found something queued.
+     *
+     * @param nowNs    the current time
+     * @param instance the free instance's index
+     * @param count    the number of requests the scan found batchable together, {@code >= 1}
+     * @param batch    receives the batch (taken with {@link BatchQueues#take}) or the time to ask again; cleared
+     * @return {@link #DISPATCH} or {@link #WAIT}
+     */
+    abstract int form(long nowNs, int instance, int count, FormedBatch batch);
+
+    @Override
     public final long sweep(final long nowNs, final EndedRequests ended)
     {
         return queues.sweep(nowNs, ended);

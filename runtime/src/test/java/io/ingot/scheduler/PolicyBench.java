@@ -36,20 +36,27 @@ final class PolicyBench
      */
     PolicyBench(final String pbtxt, final BiFunction<SchedulerSettings, LevelAdmission, BatchPolicy> factory)
     {
-        final ModelConfig config;
+        settings = SchedulerSettings.of(normalized(pbtxt));
+        admission = new LevelAdmission(settings);
+        policy = factory.apply(settings, admission);
+        batch = new FormedBatch(settings.maxBatchSize());
+    }
+
+    /**
+     * @param pbtxt a configuration after its name and backend
+     * @return model {@code m}'s configuration, normalized as a load does (CPU only)
+     */
+    static ModelConfig normalized(final String pbtxt)
+    {
         try
         {
-            config = ConfigNormalizer.normalize(TestModels.config("name: 'm' backend: 'b' " + pbtxt),
+            return ConfigNormalizer.normalize(TestModels.config("name: 'm' backend: 'b' " + pbtxt),
                 NormalizeContext.cpuOnly());
         }
         catch (final ConfigException ex)
         {
             throw new IllegalArgumentException(ex);
         }
-        settings = SchedulerSettings.of(config);
-        admission = new LevelAdmission(settings);
-        policy = factory.apply(settings, admission);
-        batch = new FormedBatch(settings.maxBatchSize());
     }
 
     /** Accepts a request of batch size 1 at {@link #now}. */
