@@ -4,6 +4,8 @@ import io.ingot.repository.BackendRegistry;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.ModelIndexEntry;
+import io.ingot.config.BatchingParameters;
+import io.ingot.config.ConfigException;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelDynamicBatching;
 import io.ingot.config.proto.ModelInstanceGroup;
@@ -194,7 +196,8 @@ final class ModelTable
 
     /**
      * @param config a model configuration
-     * @return how it batches, e.g. {@code dynamic (max 8, preferred [4,8], delay 2000us)}
+     * @return how it batches, e.g. {@code dynamic (max 8, preferred [4,8], delay 2000us)} or
+     *         {@code adaptive (max 16, SLO 10000us at p99)}
      */
     static String batching(final ModelConfig config)
     {
@@ -216,20 +219,49 @@ final class ModelTable
             return "max " + max + ", no dynamic batcher";
         }
         final ModelDynamicBatching dynamic = config.getDynamicBatching();
-        final StringBuilder text = new StringBuilder("dynamic (max ").append(max);
-        if (dynamic.getPreferredBatchSizeCount() > 0)
+        final BatchingParameters policy = policyOf(config);
+        if (policy == null)
         {
-            text.append(", preferred ").append(dynamic.getPreferredBatchSizeList().toString().replace(" ", ""));
+            // A scanned model with bad parameters is INVALID with the full reason below the table.
+            return "dynamic (max " + max + ", invalid " + BatchingParameters.BATCHING + ")";
         }
-        if (dynamic.getMaxQueueDelayMicroseconds() > 0)
+        final boolean adaptive = policy.kind() != BatchingParameters.Kind.STATIC;
+        final StringBuilder text = new StringBuilder(adaptive ? policy.kind().value() : "dynamic").append(" (max ")
+            .append(max);
+        if (adaptive)
         {
-            text.append(", delay ").append(dynamic.getMaxQueueDelayMicroseconds()).append("us");
+            // The policy decides when to dispatch: the configured delay and preferred sizes do not apply.
+            text.append(", ").append(policy.settingsText());
+        }
+        else
+        {
+            if (dynamic.getPreferredBatchSizeCount() > 0)
+            {
+                text.append(", preferred ").append(dynamic.getPreferredBatchSizeList().toString().replace(" ", ""));
+            }
+            if (dynamic.getMaxQueueDelayMicroseconds() > 0)
+            {
+                text.append(", delay ").append(dynamic.getMaxQueueDelayMicroseconds()).append("us");
+            }
         }
         if (dynamic.getPriorityLevels() > 0)
         {
             text.append(", ").append(dynamic.getPriorityLevels()).append(" priority levels");
         }
         return text.append(')').toString();
+    }
+
+    /** @return the batch-formation policy the model's {@code ingot.batching} parameters choose, null when invalid */
+    private static BatchingParameters policyOf(final ModelConfig config)
+    {
+        try
+        {
+            return BatchingParameters.of(config);
+        }
+        catch (final ConfigException ex)
+        {
+            return null;
+        }
     }
 
     /**

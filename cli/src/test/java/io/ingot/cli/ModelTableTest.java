@@ -16,6 +16,16 @@ class ModelTableTest
     {
         assertEquals("dynamic (max 8, preferred [4,8], delay 2000us)", ModelTable.batching(TensorInputParserTest.config(
             "max_batch_size: 8 dynamic_batching { preferred_batch_size: [4, 8] max_queue_delay_microseconds: 2000 }")));
+        assertEquals("adaptive (max 16, SLO 10000us at p99.9)", ModelTable.batching(TensorInputParserTest.config(
+            "max_batch_size: 16 dynamic_batching { max_queue_delay_microseconds: 2000 }"
+            + " parameters { key: 'ingot.batching' value { string_value: 'adaptive' } }"
+            + " parameters { key: 'ingot.latency_slo_us' value { string_value: '10000' } }"
+            + " parameters { key: 'ingot.slo_percentile' value { string_value: '99.9' } }")),
+            "an adaptive policy shows its objective, not the delay it ignores");
+        assertEquals("aimd (max 16, SLO 5000us, +1 x0.9)", ModelTable.batching(TensorInputParserTest.config(
+            "max_batch_size: 16 dynamic_batching { }"
+            + " parameters { key: 'ingot.batching' value { string_value: 'aimd' } }"
+            + " parameters { key: 'ingot.latency_slo_us' value { string_value: '5000' } }")));
         assertEquals("none", ModelTable.batching(TensorInputParserTest.config("max_batch_size: 0")));
         assertEquals("max 4, no dynamic batcher",
             ModelTable.batching(TensorInputParserTest.config("max_batch_size: 4")));

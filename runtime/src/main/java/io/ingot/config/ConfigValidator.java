@@ -151,6 +151,7 @@ public final class ConfigValidator
         {
             validateSequenceBatching(config, m);
         }
+        BatchingParameters.of(config);
         if (config.hasEnsembleScheduling())
         {
             EnsembleChecks.validate(config);

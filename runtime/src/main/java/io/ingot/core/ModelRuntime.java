@@ -23,6 +23,8 @@ import io.ingot.backend.InstanceContext;
 import io.ingot.backend.ModelContext;
 import io.ingot.cache.CachedResponse;
 import io.ingot.cache.ResponseCache;
+import io.ingot.config.BatchingParameters;
+import io.ingot.config.ConfigException;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInstanceGroup;
 import io.ingot.dispatch.ModelScheduler;
@@ -31,6 +33,8 @@ import io.ingot.dispatch.Timekeeper;
 import io.ingot.instance.InstanceAgent;
 import io.ingot.instance.InstanceHost;
 import io.ingot.instance.ModelInstance;
+import io.ingot.scheduler.AdaptiveBatchPolicy;
+import io.ingot.scheduler.AimdBatchPolicy;
 import io.ingot.scheduler.BatchPolicy;
 import io.ingot.scheduler.DefaultSchedulingPolicy;
 import io.ingot.scheduler.SequencePolicies;
@@ -191,8 +195,33 @@ final class ModelRuntime implements InstanceHost
         {
             return SequencePolicies.of(config, instances, settings);
         }
-        return settings.dynamic() ? new DynamicBatchPolicy(settings, config.getMaxBatchSize() > 0, admission)
-            : new DefaultSchedulingPolicy();
+        if (!settings.dynamic())
+        {
+            return new DefaultSchedulingPolicy();
+        }
+        final boolean batchDimension = config.getMaxBatchSize() > 0;
+        final BatchingParameters chosen = batchingOf(config);
+        return switch (chosen.kind())
+        {
+            case STATIC -> new DynamicBatchPolicy(settings, batchDimension, admission);
+            case ADAPTIVE -> new AdaptiveBatchPolicy(settings, batchDimension, admission, instances,
+                SchedulerSettings.microsToNanos(chosen.sloMicros()), chosen.percentile());
+            case AIMD -> new AimdBatchPolicy(settings, batchDimension, admission, instances,
+                SchedulerSettings.microsToNanos(chosen.sloMicros()), chosen.aimdIncrease(), chosen.aimdDecrease());
+        };
+    }
+
+    /** The {@code ingot.batching} parameters, checked again here for a configuration that bypassed the validator. */
+    private static BatchingParameters batchingOf(final ModelConfig config)
+    {
+        try
+        {
+            return BatchingParameters.of(config);
+        }
+        catch (final ConfigException ex)
+        {
+            throw new InferenceException(ErrorCode.INVALID_ARG, ex.reason());
+        }
     }
 
     private static IdleStrategy idleStrategy(final IdleMode mode, final InstanceAgent agent)

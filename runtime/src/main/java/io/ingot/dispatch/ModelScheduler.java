@@ -70,6 +70,8 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     private final boolean rejectTimeouts;
     /** The policy keeps deadlines of its own (a sequence batcher): asked once, not per request. */
     private final boolean policyKeepsTime;
+    /** The policy learns from executed batches ({@link BatchPolicy#learnsExecution()}): asked once. */
+    private final boolean policyLearns;
     private final Consumer<PendingRequest> intake;
     private final AtomicInteger role = new AtomicInteger(FREE);
     private Seat[] seats = new Seat[0];
@@ -101,6 +103,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
             rejects |= !policyOfLevel.delayOnTimeout() && policyOfLevel.defaultTimeoutNs() != 0;
         }
         this.policyKeepsTime = policy.keepsTime();
+        this.policyLearns = policy.learnsExecution();
         this.rejectTimeouts = settings.dynamic() && rejects || policyKeepsTime;
         this.intake = policy::enqueue;
     }
@@ -315,6 +318,24 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         }
         queued = policy.queuedRequests();
         return status;
+    }
+
+    /** @return whether instances should time their batches and report them through {@link #executed} */
+    public boolean learnsExecution()
+    {
+        return policyLearns;
+    }
+
+    /**
+     * Role holder: reports the batch this instance ran last to the policy ({@link BatchPolicy#executed}).
+     *
+     * @param instance   the instance's index
+     * @param batchSize  the batch's total batch size
+     * @param durationNs how long its execution took
+     */
+    public void executed(final int instance, final int batchSize, final long durationNs)
+    {
+        policy.executed(instance, batchSize, durationNs);
     }
 
     /**

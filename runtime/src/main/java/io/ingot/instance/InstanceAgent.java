@@ -29,6 +29,11 @@ public final class InstanceAgent implements Agent
     private final EndedRequests ended = new EndedRequests();
     private final EndedAnswerer answerer;
     private final String roleName;
+    /** Whether the policy learns from executed batches: then each batch is timed and reported. */
+    private final boolean reportsBatches;
+    /** The last executed batch not yet reported to the policy: its batch size (0 for none) and duration. */
+    private int unreportedSize;
+    private long unreportedNs;
     private long deadline = NO_DEADLINE;
     /** Set when this instance gave the role to another that has work; cleared when it next runs. */
     private boolean yielded;
@@ -52,6 +57,7 @@ public final class InstanceAgent implements Agent
         this.batch = new FormedBatch(maxBatch);
         this.answerer = answerer;
         this.roleName = roleName;
+        this.reportsBatches = scheduler.learnsExecution();
     }
 
     /** @return the instance's seat at its scheduler */
@@ -86,17 +92,29 @@ public final class InstanceAgent implements Agent
             done = true;
             return 1;
         }
+        if (unreportedSize != 0)
+        {
+            // Reported under the role, so that the policy stays single-threaded.
+            scheduler.executed(index, unreportedSize, unreportedNs);
+            unreportedSize = 0;
+        }
         final int status = scheduler.decide(index, batch, ended);
         if (status == BatchPolicy.DISPATCH)
         {
             scheduler.handOff(holder);
             answerEnded();
+            final long startNs = reportsBatches ? scheduler.clock().nanoTime() : 0;
             try
             {
                 instance.execute(batch);
             }
             finally
             {
+                if (reportsBatches)
+                {
+                    unreportedNs = scheduler.clock().nanoTime() - startNs;
+                    unreportedSize = batch.batchSize();
+                }
                 batch.clear();
             }
             return 1;

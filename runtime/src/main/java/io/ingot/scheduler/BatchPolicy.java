@@ -7,9 +7,10 @@ package io.ingot.scheduler;
  * code, so every decision can be tested deterministically, and whichever thread holds the model's batching role can
  * run it.
  *
- * <p>Implementations: {@link DynamicBatchPolicy} (Triton's dynamic batcher) and {@link DefaultSchedulingPolicy}
- * (Triton's default scheduler); a sequence batcher or an adaptive batcher is another implementation of the same
- * contract.
+ * <p>Implementations: {@link DynamicBatchPolicy} (Triton's dynamic batcher), {@link DefaultSchedulingPolicy}
+ * (Triton's default scheduler), the sequence batchers, and the adaptive policies {@link AdaptiveBatchPolicy}
+ * (SLO-aware, learned execution times) and {@link AimdBatchPolicy} (Clipper's additive-increase,
+ * multiplicative-decrease).
  *
  * <p>Threads: one thread at a time — the holder of the model's batching role; the role's hand-over orders one
  * holder's calls before the next holder's.
@@ -78,5 +79,30 @@ public interface BatchPolicy
     default boolean keepsTime()
     {
         return false;
+    }
+
+    /**
+     * Whether the policy learns from executed batches: then the instance that ran a batch reports it through
+     * {@link #executed} before it next asks for one. Asked once, at construction of the scheduler; a policy that
+     * answers false costs the instance path nothing (not even reading the clock).
+     *
+     * @return true for a policy that wants {@link #executed}
+     */
+    default boolean learnsExecution()
+    {
+        return false;
+    }
+
+    /**
+     * Feedback: an instance finished a batch. Called by the holder of the batching role (the instance reports it
+     * once it holds the role again), so the policy stays single-threaded; at most one report per instance is pending.
+     * Must not allocate.
+     *
+     * @param instance   the instance's index
+     * @param batchSize  the batch's total batch size
+     * @param durationNs how long the instance took, from the dispatch to the last response delivered
+     */
+    default void executed(final int instance, final int batchSize, final long durationNs)
+    {
     }
 }

@@ -12,15 +12,10 @@ package io.ingot.scheduler;
  *
  * <p>Single-threaded (see {@link BatchPolicy}).
  */
-public final class DynamicBatchPolicy implements BatchPolicy
+public final class DynamicBatchPolicy extends QueuedBatchPolicy
 {
     private static final long ONE_MICRO = 1_000L;
 
-    private final LevelTable levels;
-    private final LevelAdmission admission;
-    private final BatchShapes shapes;
-    private final boolean checkShapes;
-    private final int maxBatch;
     private final int maxPreferred;
     private final int[] preferred;
     private final long maxDelayNs;
@@ -33,216 +28,59 @@ public final class DynamicBatchPolicy implements BatchPolicy
     public DynamicBatchPolicy(final SchedulerSettings settings, final boolean batchDimension,
         final LevelAdmission admission)
     {
-        this.levels = new LevelTable(settings);
-        this.admission = admission;
-        this.shapes = new BatchShapes(settings, batchDimension);
-        this.checkShapes = shapes.anyCheck();
-        this.maxBatch = settings.maxBatchSize();
+        super(settings, batchDimension, admission);
         this.maxPreferred = settings.maxPreferred();
         this.preferred = settings.preferredSizes();
         this.maxDelayNs = settings.maxDelayNs();
     }
 
     @Override
-    public void enqueue(final PendingRequest request)
+    int form(final long nowNs, final int instance, final int pendingCount, final FormedBatch batch)
     {
-        if (request.timeoutNs != 0)
-        {
-            request.deadlineNs = NanoClock.plus(request.acceptedNs, request.timeoutNs);
-        }
-        levels.append(request);
-    }
-
-    @Override
-    public int decide(final long nowNs, final int instance, final FormedBatch batch, final EndedRequests ended)
-    {
-        batch.clear();
-        int pendingCount = 0;
-        int pendingSize = 0;
+        // The best preferred prefix: the last that sums to a preferred size, or the prefix before the sum first
+        // exceeds the largest preferred size.
         int bestSize = 0;
         int bestCount = 0;
-        boolean sendNow = false;
-        long oldestAccepted = Long.MAX_VALUE;
-        long earliestDeadline = Long.MAX_VALUE;
-        PendingRequest reference = null;
-
-        scan:
-        for (PolicyQueue queue = levels.first(); queue != null; queue = levels.next(queue))
+        int before = 0;
+        for (int requests = 1; requests <= pendingCount; requests++)
         {
-            for (int part = 0; part < 2; part++)
+            final int grown = queues.sizeOf(requests);
+            if (requests > 1 && grown > maxPreferred && bestSize == 0)
             {
-                final RequestDeque deque = part == 0 ? queue.queue : queue.delayed;
-                int index = 0;
-                while (index < deque.size())
-                {
-                    final PendingRequest candidate = deque.get(index);
-                    if (candidate.isCancelled())
-                    {
-                        deque.removeAt(index);
-                        leave(queue, candidate);
-                        ended.add(candidate, Ending.CANCELLED);
-                        continue;
-                    }
-                    if (part == 0 && candidate.deadlineNs != 0 && nowNs > candidate.deadlineNs)
-                    {
-                        deque.removeAt(index);
-                        if (queue.policy.delayOnTimeout())
-                        {
-                            candidate.deadlineNs = 0;
-                            queue.delayed.addLast(candidate);
-                        }
-                        else
-                        {
-                            leave(queue, candidate);
-                            ended.add(candidate, Ending.TIMED_OUT);
-                        }
-                        continue;
-                    }
-                    if (pendingCount == 0)
-                    {
-                        reference = candidate;
-                    }
-                    else
-                    {
-                        final int grown = pendingSize + candidate.batchSize;
-                        if (grown > maxPreferred && bestSize == 0)
-                        {
-                            bestSize = pendingSize;
-                            bestCount = pendingCount;
-                        }
-                        if (grown > maxBatch)
-                        {
-                            sendNow = true;
-                            break scan;
-                        }
-                        if (checkShapes && !shapes.batchable(reference, candidate))
-                        {
-                            sendNow = true;
-                            break scan;
-                        }
-                    }
-                    pendingSize += candidate.batchSize;
-                    pendingCount++;
-                    index++;
-                    oldestAccepted = Math.min(oldestAccepted, candidate.acceptedNs);
-                    if (candidate.deadlineNs != 0)
-                    {
-                        earliestDeadline = Math.min(earliestDeadline, candidate.deadlineNs);
-                    }
-                    if (isPreferred(pendingSize))
-                    {
-                        bestSize = pendingSize;
-                        bestCount = pendingCount;
-                    }
-                }
+                bestSize = before;
+                bestCount = requests - 1;
             }
+            if (isPreferred(grown))
+            {
+                bestSize = grown;
+                bestCount = requests;
+            }
+            before = grown;
         }
-
-        if (pendingCount == 0)
-        {
-            return EMPTY;
-        }
-        final long delay = nowNs - oldestAccepted;
+        final int pendingSize = before;
+        // A request that could not join (too large, or not batchable) ends the batch here: every branch below then
+        // dispatches the whole prefix, as Triton's does once its scan stopped.
+        final boolean sendNow = queues.full();
+        final long delay = nowNs - queues.oldestOf(pendingCount);
         final boolean delayExceeded = maxDelayNs != 0 && delay >= maxDelayNs;
         if (bestSize != 0 && !delayExceeded)
         {
-            take(bestCount, batch);
+            queues.take(bestCount, batch);
             return DISPATCH;
         }
         if (sendNow || pendingSize >= maxPreferred || delayExceeded || maxDelayNs == 0)
         {
-            take(pendingCount, batch);
+            queues.take(pendingCount, batch);
             return DISPATCH;
         }
         long waitNs = maxDelayNs - delay;
+        final long earliestDeadline = queues.earliestDeadlineNs();
         if (earliestDeadline != Long.MAX_VALUE)
         {
             waitNs = Math.min(waitNs, earliestDeadline - nowNs);
         }
         batch.waitUntil(nowNs + Math.max(ONE_MICRO, waitNs));
         return WAIT;
-    }
-
-    @Override
-    public long sweep(final long nowNs, final EndedRequests ended)
-    {
-        long earliest = NO_DEADLINE;
-        for (PolicyQueue queue = levels.first(); queue != null; queue = levels.next(queue))
-        {
-            final boolean reject = !queue.policy.delayOnTimeout();
-            for (int part = 0; part < 2; part++)
-            {
-                final RequestDeque deque = part == 0 ? queue.queue : queue.delayed;
-                int index = 0;
-                while (index < deque.size())
-                {
-                    final PendingRequest candidate = deque.get(index);
-                    if (candidate.isCancelled())
-                    {
-                        deque.removeAt(index);
-                        leave(queue, candidate);
-                        ended.add(candidate, Ending.CANCELLED);
-                        continue;
-                    }
-                    if (reject && candidate.deadlineNs != 0)
-                    {
-                        if (nowNs > candidate.deadlineNs)
-                        {
-                            deque.removeAt(index);
-                            leave(queue, candidate);
-                            ended.add(candidate, Ending.TIMED_OUT);
-                            continue;
-                        }
-                        earliest = Math.min(earliest, candidate.deadlineNs + 1);
-                    }
-                    index++;
-                }
-            }
-        }
-        return earliest;
-    }
-
-    @Override
-    public void drain(final EndedRequests ended)
-    {
-        for (PolicyQueue queue = levels.first(); queue != null; queue = levels.first())
-        {
-            while (!queue.isEmpty())
-            {
-                final PendingRequest request = queue.pollFirst();
-                leave(queue, request);
-                ended.add(request, Ending.STOPPING);
-            }
-        }
-    }
-
-    @Override
-    public int queuedRequests()
-    {
-        return levels.size();
-    }
-
-    /** Moves the first {@code count} requests in queue order (levels, then unexpired before delayed) into the batch. */
-    private void take(final int count, final FormedBatch batch)
-    {
-        int remaining = count;
-        for (PolicyQueue queue = levels.first(); remaining > 0 && queue != null; queue = levels.first())
-        {
-            while (remaining > 0 && !queue.isEmpty())
-            {
-                final PendingRequest next = queue.pollFirst();
-                leave(queue, next);
-                batch.add(next);
-                remaining--;
-            }
-        }
-    }
-
-    /** Accounts for a request that left its level's queues (into a batch, or ended). */
-    private void leave(final PolicyQueue queue, final PendingRequest request)
-    {
-        levels.removed(queue);
-        admission.release(request.level);
     }
 
     private boolean isPreferred(final int size)

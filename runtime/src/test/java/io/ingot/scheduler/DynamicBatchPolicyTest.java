@@ -1,9 +1,6 @@
 package io.ingot.scheduler;
 
 import io.ingot.api.InferenceRequest;
-import io.ingot.config.ConfigException;
-import io.ingot.config.ConfigNormalizer;
-import io.ingot.config.NormalizeContext;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.tensor.DataType;
 import io.ingot.testing.TestModels;
@@ -44,16 +41,7 @@ class DynamicBatchPolicyTest
 
         Harness(final String pbtxt)
         {
-            final ModelConfig config;
-            try
-            {
-                config = ConfigNormalizer.normalize(TestModels.config("name: 'm' backend: 'b' " + pbtxt),
-                    NormalizeContext.cpuOnly());
-            }
-            catch (final ConfigException ex)
-            {
-                throw new IllegalArgumentException(ex);
-            }
+            final ModelConfig config = PolicyBench.normalized(pbtxt);
             settings = SchedulerSettings.of(config);
             admission = new LevelAdmission(settings);
             policy = settings.dynamic() ? new DynamicBatchPolicy(settings, config.getMaxBatchSize() > 0, admission)

@@ -1,0 +1,221 @@
+package io.ingot.scheduler;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.ingot.scheduler.PolicyBench.MS;
+import static io.ingot.scheduler.PolicyBench.US;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The adaptive policy, decision by decision, with a clock the test moves by hand and execution times reported as the
+ * instance would report them: a model whose batch of {@code s} takes 2 ms + 0.1 ms·s (the cost model's shape).
+ */
+class AdaptiveBatchPolicyTest
+{
+    private static final long A = 2 * MS;
+    private static final long B = 100 * US;
+    private static final long GAP = 20 * US;
+
+    private static PolicyBench bench(final long sloNs, final String batching)
+    {
+        return new PolicyBench(PolicyBench.MODEL + batching, (settings, admission) ->
+            new AdaptiveBatchPolicy(settings, true, admission, 1, sloNs, 99));
+    }
+
+    /** A bench whose instance has run every batch size 1..8 a few times. */
+    private static PolicyBench trained(final long sloNs)
+    {
+        final PolicyBench bench = bench(sloNs, "dynamic_batching { }");
+        for (int size = 1; size <= 8; size++)
+        {
+            bench.learn(size, A, B, ExecutionTimes.MIN_SAMPLES);
+        }
+        return bench;
+    }
+
+    @Test
+    void atConcurrencyOneItNeverWaitsBecauseTheNextRequestComesOnlyAfterTheResponse()
+    {
+        final PolicyBench bench = trained(20 * MS);
+        for (int round = 0; round < 10; round++)
+        {
+            bench.submit();
+            assertEquals(BatchPolicy.DISPATCH, bench.decide(), "round " + round + ": waiting cannot grow the batch");
+            assertEquals(1, bench.batch.batchSize());
+            // The closed loop's client sends again once its response is back: execution plus a little.
+            bench.now += A + B + 100 * US;
+        }
+    }
+
+    @Test
+    void waitsToGrowTheBatchWhileArrivalsAreDenseAndDispatchesAtTheMaximum()
+    {
+        final PolicyBench bench = trained(20 * MS);
+        final List<Integer> statuses = new ArrayList<>();
+        for (int i = 0; i < 10; i++)
+        {
+            bench.submit();
+            statuses.add(bench.decide());
+            bench.now += GAP;
+        }
+        final int w = BatchPolicy.WAIT;
+        assertEquals(List.of(BatchPolicy.DISPATCH, BatchPolicy.DISPATCH, w, w, w, w, w, w, w, BatchPolicy.DISPATCH),
+            statuses, "the first two dispatch (no gaps seen yet), then it waits until max_batch_size");
+        assertEquals(8, bench.batch.batchSize(), "the eight that arrived after the first two");
+    }
+
+    @Test
+    void stopsWaitingWhenTheArrivalsStop()
+    {
+        final PolicyBench bench = trained(20 * MS);
+        for (int i = 0; i < 3; i++)
+        {
+            bench.submit();
+            bench.now += GAP;
+        }
+        bench.now -= GAP;
+        assertEquals(BatchPolicy.WAIT, bench.decide());
+        final long until = bench.batch.waitUntilNs();
+        assertTrue(until - bench.now <= ArrivalGaps.SILENCE * 2 * GAP, "waits a few gaps, not a queue delay: "
+            + (until - bench.now) + " ns");
+        bench.now = until;
+        assertEquals(BatchPolicy.DISPATCH, bench.decide(), "nothing came: the burst is over");
+        assertEquals(3, bench.batch.batchSize());
+    }
+
+    @Test
+    void neverWaitsPastTheTimeTheOldestRequestCanStillMeetTheSlo()
+    {
+        final long slo = 2_500 * US;
+        final PolicyBench bench = trained(slo);
+        warmArrivals(bench);
+        final long oldest = bench.now;
+        int size = 0;
+        int waits = 0;
+        while (true)
+        {
+            bench.submit();
+            size++;
+            final int status = bench.decide();
+            if (status == BatchPolicy.DISPATCH)
+            {
+                break;
+            }
+            {
+                waits++;
+                final long predicted = bench.batch.waitUntilNs() - oldest + A + B * (size + 1);
+                assertTrue(predicted <= slo, "a wait until " + bench.batch.waitUntilNs() + " would end at "
+                    + predicted + " ns > SLO " + slo);
+            }
+            bench.now += GAP;
+        }
+        assertTrue(waits > 0, "it did wait while the SLO allowed");
+        assertTrue(bench.now - oldest + A + B * bench.batch.batchSize() <= slo,
+            "the dispatched batch meets the SLO: " + bench.batch.batchSize() + " requests at " + (bench.now - oldest));
+        assertTrue(bench.batch.batchSize() < 8, "the SLO, not max_batch_size, ended the wait");
+    }
+
+    /** Two requests, {@link #GAP} apart, dispatched at once: the policy has seen two gaps afterwards. */
+    private static void warmArrivals(final PolicyBench bench)
+    {
+        for (int i = 0; i < 2; i++)
+        {
+            bench.submit();
+            assertEquals(BatchPolicy.DISPATCH, bench.decide());
+            bench.now += GAP;
+        }
+    }
+
+    @Test
+    void dispatchesASmallerBatchWhenOnlyThatLetsTheOldestMeetTheSlo()
+    {
+        final PolicyBench bench = trained(5 * MS);
+        bench.submit();
+        bench.now += 2_500 * US;
+        for (int i = 0; i < 7; i++)
+        {
+            bench.submit();
+        }
+        bench.now += 200 * US;
+        assertEquals(BatchPolicy.DISPATCH, bench.decide());
+        assertEquals(3, bench.batch.batchSize(), "2.7 ms queued + 2.3 ms for three = 5 ms; four would miss");
+        assertEquals(BatchPolicy.DISPATCH, bench.decide());
+        assertEquals(5, bench.batch.batchSize(), "the rest, younger, together");
+    }
+
+    @Test
+    void aRequestThatCannotMeetTheSloAnyMoreGoesWithTheWholeBatch()
+    {
+        final PolicyBench bench = trained(5 * MS);
+        bench.submit();
+        bench.now += 4 * MS;
+        for (int i = 0; i < 7; i++)
+        {
+            bench.submit();
+        }
+        assertEquals(BatchPolicy.DISPATCH, bench.decide());
+        assertEquals(8, bench.batch.batchSize(), "splitting saves nobody: keep the throughput");
+    }
+
+    @Test
+    void withNothingLearntItDispatchesWhatIsQueuedAtOnce()
+    {
+        final PolicyBench bench = bench(20 * MS, "dynamic_batching { }");
+        for (int i = 0; i < 4; i++)
+        {
+            bench.submit();
+            bench.now += GAP;
+        }
+        assertEquals(BatchPolicy.DISPATCH, bench.decide());
+        assertEquals(4, bench.batch.batchSize());
+    }
+
+    @Test
+    void keepsTheDynamicBatchersPriorityLevelsAndRejectTimeouts()
+    {
+        final PolicyBench bench = bench(20 * MS, "dynamic_batching { priority_levels: 2 default_priority_level: 2"
+            + " default_queue_policy { timeout_action: REJECT default_timeout_microseconds: 1000 } }");
+        final PendingRequest low = bench.submit(2, 0);
+        final PendingRequest high = bench.submit(1, 0);
+        assertEquals(BatchPolicy.DISPATCH, bench.decide());
+        assertEquals(high, bench.batch.get(0), "the higher priority first");
+        assertEquals(low, bench.batch.get(1));
+        final PendingRequest late = bench.submit();
+        bench.now += 2 * MS;
+        assertEquals(BatchPolicy.EMPTY, bench.decide());
+        assertEquals(1, bench.ended.count());
+        assertEquals(late, bench.ended.request(0));
+        assertEquals(Ending.TIMED_OUT, bench.ended.ending(0));
+        assertEquals(0, bench.policy.queuedRequests());
+    }
+
+    @Test
+    void learnsPerInstance()
+    {
+        final AdaptiveBatchPolicy[] policy = new AdaptiveBatchPolicy[1];
+        final PolicyBench bench = new PolicyBench(PolicyBench.MODEL + "dynamic_batching { }", (settings, admission) ->
+            policy[0] = new AdaptiveBatchPolicy(settings, true, admission, 2, 20 * MS, 99));
+        for (int size = 1; size <= 8; size++)
+        {
+            for (int i = 0; i < ExecutionTimes.MIN_SAMPLES; i++)
+            {
+                policy[0].executed(1, size, A + B * size);
+            }
+        }
+        for (int i = 0; i < 3; i++)
+        {
+            bench.submit();
+            bench.now += GAP;
+        }
+        bench.now -= GAP;
+        assertEquals(BatchPolicy.WAIT, policy[0].decide(bench.now, 1, bench.batch, bench.ended),
+            "instance 1 has learnt that waiting pays");
+        assertEquals(BatchPolicy.DISPATCH, policy[0].decide(bench.now, 0, bench.batch, bench.ended),
+            "instance 0 has learnt nothing: it does not wait");
+        assertEquals(3, bench.batch.batchSize());
+    }
+}
