@@ -32,6 +32,9 @@ import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInput;
 import io.ingot.config.proto.ModelOutput;
 import io.ingot.device.CudaDevice;
+import io.ingot.ensemble.EnsembleLinker;
+import io.ingot.ensemble.EnsembleOrder;
+import io.ingot.ensemble.EnsemblePlan;
 import io.ingot.dispatch.Timekeeper;
 import io.ingot.device.PinnedAllocator;
 import io.ingot.device.PinnedAllocators;
@@ -45,6 +48,7 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -146,6 +150,7 @@ public final class Core implements InferenceCore
         {
             final boolean all = options.controlMode() != ModelControlMode.EXPLICIT
                 || options.startupModels().contains("*");
+            final Map<String, PreparedModel> startup = new LinkedHashMap<>();
             if (!options.repositories().isEmpty())
             {
                 final ScanResult scan = scan();
@@ -160,7 +165,7 @@ public final class Core implements InferenceCore
                 {
                     if (all || options.startupModels().contains(model.name()))
                     {
-                        install(model.name(), load(model.name(), model.config(), model.versions()));
+                        startup.put(model.name(), model);
                     }
                 }
                 scan.warnings().forEach(warning -> LOG.log(Level.WARNING, warning));
@@ -172,12 +177,22 @@ public final class Core implements InferenceCore
                 {
                     final ModelConfig prepared = ModelConfigs.prepare(entry.getValue(), name,
                         completer, normalizeContext);
-                    install(name, load(name, prepared, List.of(new ModelVersion(1, null, null))));
+                    startup.put(name, new PreparedModel(name, null, prepared, List.of(new ModelVersion(1, null, null))));
                 }
                 catch (final ConfigException ex)
                 {
                     install(name, ModelSlot.failed(name, ex.getMessage()));
                 }
+            }
+            // Ensembles load after the models they are built from, as Triton's dependency graph orders them.
+            final Map<String, ModelConfig> configs = new LinkedHashMap<>();
+            startup.forEach((name, model) -> configs.put(name, model.config()));
+            final EnsembleOrder.Plan order = EnsembleOrder.of(configs);
+            order.failures().forEach((name, reason) -> install(name, ModelSlot.failed(name, reason)));
+            for (final String name : order.order())
+            {
+                final PreparedModel model = startup.get(name);
+                install(name, load(name, model.config(), model.versions()));
             }
         }
     }
@@ -199,9 +214,17 @@ public final class Core implements InferenceCore
     /** Loads every version of a model; on any failure unloads what loaded and returns a failed slot. */
     ModelSlot load(final String name, final ModelConfig config, final List<ModelVersion> versions)
     {
-        final NavigableMap<Long, ModelRuntime> loaded = new TreeMap<>();
+        final NavigableMap<Long, ServedVersion> loaded = new TreeMap<>();
         try
         {
+            if (EnsembleOrder.isEnsemble(config))
+            {
+                // Triton links an ensemble against its composing models as they are loaded now.
+                final EnsemblePlan plan = EnsembleLinker.link(config, this::loadedConfigs);
+                versions.forEach(v -> loaded.put(v.version(), new EnsembleVersion(plan, v.version(), this,
+                    responses)));
+                return new ModelSlot(name, Collections.unmodifiableNavigableMap(loaded), ModelSlot.READY, "");
+            }
             final BackendFactory factory = backends.require(config);
             for (final ModelVersion version : versions)
             {
@@ -223,11 +246,23 @@ public final class Core implements InferenceCore
         }
         catch (final Exception ex)
         {
-            loaded.values().forEach(ModelRuntime::stop);
+            loaded.values().forEach(ServedVersion::stop);
             final String reason = ex.getMessage() == null ? ex.toString() : ex.getMessage();
             LOG.log(Level.WARNING, "model '" + name + "' failed to load: " + reason);
             return ModelSlot.failed(name, reason);
         }
+    }
+
+    /** @return the configurations of a model's loaded versions, ascending; empty when none is loaded */
+    private NavigableMap<Long, ModelConfig> loadedConfigs(final String model)
+    {
+        final ModelSlot slot = models.get(model);
+        final NavigableMap<Long, ModelConfig> configs = new TreeMap<>();
+        if (slot != null)
+        {
+            slot.versions().forEach((version, served) -> configs.put(version, served.config()));
+        }
+        return configs;
     }
 
     /** Puts a model's slot in the table and stops the versions of the slot it replaces. */
@@ -236,11 +271,11 @@ public final class Core implements InferenceCore
         final ModelSlot previous = models.put(name, slot);
         if (previous != null)
         {
-            previous.versions().values().forEach(ModelRuntime::stop);
+            previous.versions().values().forEach(ServedVersion::stop);
         }
     }
 
-    private ModelRuntime runtime(final String model, final long version)
+    private ServedVersion runtime(final String model, final long version)
     {
         final ModelSlot slot = model == null ? null : models.get(model);
         if (slot == null)
@@ -248,7 +283,7 @@ public final class Core implements InferenceCore
             throw new InferenceException(ErrorCode.INVALID_ARG, "Request for unknown model: '" + model
                 + "' is not found");
         }
-        final ModelRuntime runtime = slot.version(version);
+        final ServedVersion runtime = slot.version(version);
         if (runtime == null)
         {
             if (slot.versions().isEmpty())
@@ -327,14 +362,14 @@ public final class Core implements InferenceCore
         {
             return false;
         }
-        final ModelRuntime runtime = slot.version(version);
+        final ServedVersion runtime = slot.version(version);
         return runtime != null && runtime.isReady();
     }
 
     @Override
     public ModelMetadata modelMetadata(final String model, final long version)
     {
-        final ModelRuntime runtime = runtime(model, version);
+        final ServedVersion runtime = runtime(model, version);
         final ModelConfig config = runtime.config();
         final boolean batching = config.getMaxBatchSize() > 0;
         final List<TensorMetadata> inputs = new ArrayList<>();
@@ -473,7 +508,7 @@ public final class Core implements InferenceCore
             closed = true;
             for (final ModelSlot slot : models.values())
             {
-                slot.versions().values().forEach(ModelRuntime::stop);
+                slot.versions().values().forEach(ServedVersion::stop);
             }
             controller.close();
             timekeeper.close();

@@ -15,8 +15,8 @@ import java.util.NavigableMap;
  * @param reason   why the model has no version, empty otherwise
  * @param latest   the highest loaded version, {@code null} when none is
  */
-record ModelSlot(String name, NavigableMap<Long, ModelRuntime> versions, String state, String reason,
-    ModelRuntime latest)
+record ModelSlot(String name, NavigableMap<Long, ServedVersion> versions, String state, String reason,
+    ServedVersion latest)
 {
     /** A model (version) that serves. */
     static final String READY = "READY";
@@ -29,7 +29,7 @@ record ModelSlot(String name, NavigableMap<Long, ModelRuntime> versions, String 
     /** Triton's reason for a model that was unloaded. */
     static final String UNLOADED = "unloaded";
 
-    ModelSlot(final String name, final NavigableMap<Long, ModelRuntime> versions, final String state,
+    ModelSlot(final String name, final NavigableMap<Long, ServedVersion> versions, final String state,
         final String reason)
     {
         this(name, versions, state, reason, versions.isEmpty() ? null : versions.lastEntry().getValue());
@@ -55,7 +55,7 @@ record ModelSlot(String name, NavigableMap<Long, ModelRuntime> versions, String 
         return new ModelSlot(name, Collections.emptyNavigableMap(), state, "");
     }
 
-    ModelRuntime version(final long version)
+    ServedVersion version(final long version)
     {
         return version == InferenceRequest.DEFAULT_VERSION ? latest : versions.get(version);
     }
