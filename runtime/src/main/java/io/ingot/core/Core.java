@@ -177,7 +177,8 @@ public final class Core implements InferenceCore
                 {
                     final ModelConfig prepared = ModelConfigs.prepare(entry.getValue(), name,
                         completer, normalizeContext);
-                    startup.put(name, new PreparedModel(name, null, prepared, List.of(new ModelVersion(1, null, null))));
+                    startup.put(name, new PreparedModel(name, null, prepared,
+                        List.of(new ModelVersion(1, null, null))));
                 }
                 catch (final ConfigException ex)
                 {
