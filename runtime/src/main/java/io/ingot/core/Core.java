@@ -29,6 +29,7 @@ import io.ingot.agent.ThreadBell;
 import io.ingot.config.ConfigException;
 import io.ingot.config.NormalizeContext;
 import io.ingot.config.proto.ModelConfig;
+import io.ingot.config.proto.ModelEnsembling;
 import io.ingot.config.proto.ModelInput;
 import io.ingot.config.proto.ModelOutput;
 import io.ingot.device.CudaDevice;
@@ -46,6 +47,7 @@ import io.ingot.repository.ScanResult;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -168,6 +170,7 @@ public final class Core implements InferenceCore
                         startup.put(model.name(), model);
                     }
                 }
+                addComposingModels(startup, scan);
                 scan.warnings().forEach(warning -> LOG.log(Level.WARNING, warning));
             }
             for (final Map.Entry<String, ModelConfig> entry : options.inMemoryModels().entrySet())
@@ -194,6 +197,27 @@ public final class Core implements InferenceCore
             {
                 final PreparedModel model = startup.get(name);
                 install(name, load(name, model.config(), model.versions()));
+            }
+        }
+    }
+
+    /** Adds the composing models of the ensembles chosen for start-up (transitively), as Triton's --load-model. */
+    private static void addComposingModels(final Map<String, PreparedModel> startup, final ScanResult scan)
+    {
+        final ArrayDeque<PreparedModel> pending = new ArrayDeque<>(startup.values());
+        while (!pending.isEmpty())
+        {
+            final PreparedModel model = pending.poll();
+            for (final ModelEnsembling.Step step : model.config().getEnsembleScheduling().getStepList())
+            {
+                if (!startup.containsKey(step.getModelName()))
+                {
+                    scan.model(step.getModelName()).ifPresent(composing ->
+                    {
+                        startup.put(composing.name(), composing);
+                        pending.add(composing);
+                    });
+                }
             }
         }
     }
