@@ -3,7 +3,6 @@ package io.ingot.core;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.ModelStatistics;
-import io.ingot.api.RequestLifecycle;
 import io.ingot.api.RequestTrace;
 import io.ingot.api.ResponseListener;
 import io.ingot.config.proto.ModelConfig;
@@ -35,13 +34,7 @@ final class EnsembleVersion implements ServedVersion
     @Override
     public void submit(final InferenceRequest request, final ResponseListener listener)
     {
-        PendingRequest checked = RequestLifecycle.attachment(request) instanceof PendingRequest attached ? attached
-            : null;
-        if (checked == null)
-        {
-            checked = new PendingRequest();
-            RequestLifecycle.attach(request, checked);
-        }
+        final PendingRequest checked = RequestValidator.bookkeepingOf(request);
         final RequestTrace trace = request.trace();
         if (trace != null)
         {

@@ -26,6 +26,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -533,7 +534,7 @@ final class ModelController
             scan.warnings().forEach(warning -> LOG.log(Level.WARNING, warning));
             final Map<String, PreparedModel> prepared = new TreeMap<>();
             scan.models().forEach(model -> prepared.put(model.name(), model));
-            for (final String name : changed)
+            for (final String name : pollOrder(changed, prepared))
             {
                 if (options.inMemoryModels().containsKey(name))
                 {
@@ -553,6 +554,20 @@ final class ModelController
                 }
             }
         }
+    }
+
+    /** The changed names with the ensembles last, each after the changed models it is built from. */
+    private static List<String> pollOrder(final Set<String> changed, final Map<String, PreparedModel> prepared)
+    {
+        final Map<String, ModelConfig> configs = new LinkedHashMap<>();
+        prepared.forEach((name, model) -> configs.put(name, model.config()));
+        final List<String> order = new ArrayList<>();
+        changed.stream().filter(name -> !prepared.containsKey(name)).forEach(order::add);
+        final EnsembleOrder.Plan plan = EnsembleOrder.of(configs);
+        plan.order().stream().filter(changed::contains).forEach(order::add);
+        // A cycle's ensembles go last: their load reports the composing models that are not available.
+        plan.failures().keySet().stream().filter(changed::contains).forEach(order::add);
+        return order;
     }
 
     private void removeByPoll(final String name, final boolean duplicate)

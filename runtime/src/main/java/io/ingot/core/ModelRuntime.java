@@ -243,13 +243,7 @@ final class ModelRuntime implements InstanceHost, ServedVersion
     @Override
     public void submit(final InferenceRequest request, final ResponseListener listener)
     {
-        PendingRequest pending = RequestLifecycle.attachment(request) instanceof PendingRequest attached ? attached
-            : null;
-        if (pending == null)
-        {
-            pending = new PendingRequest();
-            RequestLifecycle.attach(request, pending);
-        }
+        final PendingRequest pending = RequestValidator.bookkeepingOf(request);
         final RequestTrace trace = request.trace();
         if (trace != null)
         {
