@@ -29,9 +29,13 @@ import io.ingot.agent.ThreadBell;
 import io.ingot.config.ConfigException;
 import io.ingot.config.NormalizeContext;
 import io.ingot.config.proto.ModelConfig;
+import io.ingot.config.proto.ModelEnsembling;
 import io.ingot.config.proto.ModelInput;
 import io.ingot.config.proto.ModelOutput;
 import io.ingot.device.CudaDevice;
+import io.ingot.ensemble.EnsembleLinker;
+import io.ingot.ensemble.EnsembleOrder;
+import io.ingot.ensemble.EnsemblePlan;
 import io.ingot.dispatch.Timekeeper;
 import io.ingot.device.PinnedAllocator;
 import io.ingot.device.PinnedAllocators;
@@ -43,8 +47,10 @@ import io.ingot.repository.ScanResult;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -146,6 +152,7 @@ public final class Core implements InferenceCore
         {
             final boolean all = options.controlMode() != ModelControlMode.EXPLICIT
                 || options.startupModels().contains("*");
+            final Map<String, PreparedModel> startup = new LinkedHashMap<>();
             if (!options.repositories().isEmpty())
             {
                 final ScanResult scan = scan();
@@ -160,9 +167,10 @@ public final class Core implements InferenceCore
                 {
                     if (all || options.startupModels().contains(model.name()))
                     {
-                        install(model.name(), load(model.name(), model.config(), model.versions()));
+                        startup.put(model.name(), model);
                     }
                 }
+                addComposingModels(startup, scan);
                 scan.warnings().forEach(warning -> LOG.log(Level.WARNING, warning));
             }
             for (final Map.Entry<String, ModelConfig> entry : options.inMemoryModels().entrySet())
@@ -172,11 +180,43 @@ public final class Core implements InferenceCore
                 {
                     final ModelConfig prepared = ModelConfigs.prepare(entry.getValue(), name,
                         completer, normalizeContext);
-                    install(name, load(name, prepared, List.of(new ModelVersion(1, null, null))));
+                    startup.put(name, new PreparedModel(name, null, prepared,
+                        List.of(new ModelVersion(1, null, null))));
                 }
                 catch (final ConfigException ex)
                 {
                     install(name, ModelSlot.failed(name, ex.getMessage()));
+                }
+            }
+            // Ensembles load after the models they are built from, as Triton's dependency graph orders them.
+            final Map<String, ModelConfig> configs = new LinkedHashMap<>();
+            startup.forEach((name, model) -> configs.put(name, model.config()));
+            final EnsembleOrder.Plan order = EnsembleOrder.of(configs);
+            order.failures().forEach((name, reason) -> install(name, ModelSlot.failed(name, reason)));
+            for (final String name : order.order())
+            {
+                final PreparedModel model = startup.get(name);
+                install(name, load(name, model.config(), model.versions()));
+            }
+        }
+    }
+
+    /** Adds the composing models of the ensembles chosen for start-up (transitively), as Triton's --load-model. */
+    private static void addComposingModels(final Map<String, PreparedModel> startup, final ScanResult scan)
+    {
+        final ArrayDeque<PreparedModel> pending = new ArrayDeque<>(startup.values());
+        while (!pending.isEmpty())
+        {
+            final PreparedModel model = pending.poll();
+            for (final ModelEnsembling.Step step : model.config().getEnsembleScheduling().getStepList())
+            {
+                if (!startup.containsKey(step.getModelName()))
+                {
+                    scan.model(step.getModelName()).ifPresent(composing ->
+                    {
+                        startup.put(composing.name(), composing);
+                        pending.add(composing);
+                    });
                 }
             }
         }
@@ -203,7 +243,11 @@ public final class Core implements InferenceCore
      */
     ModelSlot load(final String name, final ModelConfig config, final List<ModelVersion> versions)
     {
-        final NavigableMap<Long, ModelRuntime> loaded = new TreeMap<>();
+        if (EnsembleOrder.isEnsemble(config))
+        {
+            return loadEnsemble(name, config, versions);
+        }
+        final NavigableMap<Long, ServedVersion> loaded = new TreeMap<>();
         final NavigableMap<Long, String> failures = new TreeMap<>();
         BackendFactory factory = null;
         Exception missingBackend = null;
@@ -236,7 +280,7 @@ public final class Core implements InferenceCore
         {
             return new ModelSlot(name, Collections.unmodifiableNavigableMap(loaded), ModelSlot.READY, "");
         }
-        loaded.values().forEach(ModelRuntime::stop);
+        loaded.values().forEach(ServedVersion::stop);
         final NavigableMap<Long, String> unavailable = new TreeMap<>(failures);
         loaded.keySet().forEach(version -> unavailable.put(version, ModelSlot.UNLOADED));
         return ModelSlot.failedVersions(name, LoadFailures.summary(failures), unavailable);
@@ -260,17 +304,47 @@ public final class Core implements InferenceCore
         }
     }
 
+    /** Links an ensemble against its composing models as they are loaded now, as Triton does. */
+    private ModelSlot loadEnsemble(final String name, final ModelConfig config, final List<ModelVersion> versions)
+    {
+        try
+        {
+            final EnsemblePlan plan = EnsembleLinker.link(config, this::loadedConfigs);
+            final NavigableMap<Long, ServedVersion> loaded = new TreeMap<>();
+            versions.forEach(v -> loaded.put(v.version(), new EnsembleVersion(plan, v.version(), this, responses)));
+            return new ModelSlot(name, Collections.unmodifiableNavigableMap(loaded), ModelSlot.READY, "");
+        }
+        catch (final Exception ex)
+        {
+            final String reason = ex.getMessage() == null ? ex.toString() : ex.getMessage();
+            LOG.log(Level.WARNING, "model '" + name + "' failed to load: " + reason);
+            return ModelSlot.failed(name, reason);
+        }
+    }
+
+    /** @return the configurations of a model's loaded versions, ascending; empty when none is loaded */
+    private NavigableMap<Long, ModelConfig> loadedConfigs(final String model)
+    {
+        final ModelSlot slot = models.get(model);
+        final NavigableMap<Long, ModelConfig> configs = new TreeMap<>();
+        if (slot != null)
+        {
+            slot.versions().forEach((version, served) -> configs.put(version, served.config()));
+        }
+        return configs;
+    }
+
     /** Puts a model's slot in the table and stops the versions of the slot it replaces. */
     void install(final String name, final ModelSlot slot)
     {
         final ModelSlot previous = models.put(name, slot);
         if (previous != null)
         {
-            previous.versions().values().forEach(ModelRuntime::stop);
+            previous.versions().values().forEach(ServedVersion::stop);
         }
     }
 
-    private ModelRuntime runtime(final String model, final long version)
+    private ServedVersion runtime(final String model, final long version)
     {
         final ModelSlot slot = model == null ? null : models.get(model);
         if (slot == null)
@@ -278,7 +352,7 @@ public final class Core implements InferenceCore
             throw new InferenceException(ErrorCode.INVALID_ARG, "Request for unknown model: '" + model
                 + "' is not found");
         }
-        final ModelRuntime runtime = slot.version(version);
+        final ServedVersion runtime = slot.version(version);
         if (runtime == null)
         {
             if (slot.versions().isEmpty())
@@ -357,14 +431,14 @@ public final class Core implements InferenceCore
         {
             return false;
         }
-        final ModelRuntime runtime = slot.version(version);
+        final ServedVersion runtime = slot.version(version);
         return runtime != null && runtime.isReady();
     }
 
     @Override
     public ModelMetadata modelMetadata(final String model, final long version)
     {
-        final ModelRuntime runtime = runtime(model, version);
+        final ServedVersion runtime = runtime(model, version);
         final ModelConfig config = runtime.config();
         final boolean batching = config.getMaxBatchSize() > 0;
         final List<TensorMetadata> inputs = new ArrayList<>();
@@ -503,7 +577,7 @@ public final class Core implements InferenceCore
             closed = true;
             for (final ModelSlot slot : models.values())
             {
-                slot.versions().values().forEach(ModelRuntime::stop);
+                slot.versions().values().forEach(ServedVersion::stop);
             }
             controller.close();
             timekeeper.close();

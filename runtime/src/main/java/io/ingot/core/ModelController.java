@@ -11,6 +11,8 @@ import io.ingot.backend.ModelVersion;
 import io.ingot.config.ConfigException;
 import io.ingot.config.NormalizeContext;
 import io.ingot.config.proto.ModelConfig;
+import io.ingot.config.proto.ModelEnsembling;
+import io.ingot.ensemble.EnsembleOrder;
 import io.ingot.repository.BackendAutoCompleter;
 import io.ingot.repository.ModelConfigs;
 import io.ingot.repository.ModelRepository;
@@ -20,8 +22,12 @@ import io.ingot.repository.ScanResult;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -92,35 +98,102 @@ final class ModelController
         synchronized (lock)
         {
             core.requireOpen();
-            final ModelSlot previous = models.get(model);
-            final boolean serving = previous != null && previous.serving();
-            if (!serving)
-            {
-                models.put(model, ModelSlot.transition(model, ModelSlot.LOADING));
-            }
-            final Candidate candidate;
+            load(model, overrides, new ArrayDeque<>());
+        }
+    }
+
+    /**
+     * Loads a model under the lock; an ensemble's composing models that do not serve yet load first, as Triton
+     * loads them in explicit mode.
+     *
+     * @param chain the ensembles whose loads are under way, innermost last, to find a circular dependency
+     */
+    private void load(final String model, final ModelLoadOverrides overrides, final Deque<String> chain)
+    {
+        final ModelSlot previous = models.get(model);
+        final boolean serving = previous != null && previous.serving();
+        if (!serving)
+        {
+            models.put(model, ModelSlot.transition(model, ModelSlot.LOADING));
+        }
+        final Candidate candidate;
+        try
+        {
+            candidate = prepare(model, overrides);
+        }
+        catch (final RuntimeException failure)
+        {
+            restore(model, previous, serving);
+            throw failure;
+        }
+        if (EnsembleOrder.isEnsemble(candidate.config()))
+        {
             try
             {
-                candidate = prepare(model, overrides);
+                loadComposing(model, candidate.config(), chain);
             }
             catch (final RuntimeException failure)
             {
+                candidate.discard();
                 restore(model, previous, serving);
                 throw failure;
             }
-            final ModelSlot slot = core.load(model, candidate.config(), candidate.versions());
-            if (!slot.state().equals(ModelSlot.READY))
+        }
+        final ModelSlot slot = core.load(model, candidate.config(), candidate.versions());
+        if (!slot.state().equals(ModelSlot.READY))
+        {
+            candidate.discard();
+            if (!serving)
             {
-                candidate.discard();
-                if (!serving)
-                {
-                    models.put(model, slot);
-                }
-                throw new InferenceException(ErrorCode.INVALID_ARG, "load failed for model '" + model + "': "
-                    + slot.reason());
+                models.put(model, slot);
             }
-            core.install(model, slot);
-            replaceOverride(model, candidate.directory());
+            throw new InferenceException(ErrorCode.INVALID_ARG, "load failed for model '" + model + "': "
+                + slot.reason());
+        }
+        core.install(model, slot);
+        replaceOverride(model, candidate.directory());
+    }
+
+    /**
+     * Loads the composing models of an ensemble that do not serve yet. One that fails to load is logged and left
+     * failed: the ensemble's own load then reports it as not available, as Triton does.
+     */
+    private void loadComposing(final String ensemble, final ModelConfig config, final Deque<String> chain)
+    {
+        chain.addLast(ensemble);
+        try
+        {
+            for (final ModelEnsembling.Step step : config.getEnsembleScheduling().getStepList())
+            {
+                final String composing = step.getModelName();
+                if (chain.contains(composing))
+                {
+                    throw new InferenceException(ErrorCode.INVALID_ARG, "load failed for model '"
+                        + chain.getFirst() + "': " + EnsembleOrder.circular(composing, ensemble));
+                }
+                final ModelSlot slot = models.get(composing);
+                if (slot != null && slot.serving())
+                {
+                    continue;
+                }
+                try
+                {
+                    load(composing, ModelLoadOverrides.NONE, chain);
+                }
+                catch (final InferenceException failed)
+                {
+                    if (failed.getMessage().contains("circular dependency between ensembles"))
+                    {
+                        throw failed;
+                    }
+                    LOG.log(Level.WARNING, "ensemble '" + ensemble + "': composing model '" + composing
+                        + "' failed to load: " + failed.getMessage());
+                }
+            }
+        }
+        finally
+        {
+            chain.removeLast();
         }
     }
 
@@ -128,7 +201,7 @@ final class ModelController
      * Handles an unload request (see {@link io.ingot.api.InferenceCore#unloadModel(String, boolean)}).
      *
      * @param model            the model name
-     * @param unloadDependents also unload the models it is built from; none is yet (no ensembles)
+     * @param unloadDependents also unload the models it is built from (an ensemble's composing models)
      */
     void unload(final String model, final boolean unloadDependents)
     {
@@ -151,16 +224,69 @@ final class ModelController
                     models.put(name, unloadedSlot(before));
                 }
             }
+            unloadEnsemblesUsing(new LinkedHashSet<>(unloading));
         }
     }
 
     /**
-     * The models a model is built from, which {@code unload_dependents} unloads with it. Only an ensemble is built
-     * from other models, and ensembles do not load yet, so no model has any.
+     * The models a model is built from, which {@code unload_dependents} unloads with it: an ensemble's composing
+     * models and theirs, each once; none for any other model.
      */
-    private static List<String> composingModels(final String model)
+    private List<String> composingModels(final String model)
     {
-        return List.of();
+        final Set<String> found = new LinkedHashSet<>();
+        addComposing(model, found);
+        found.remove(model);
+        return List.copyOf(found);
+    }
+
+    private void addComposing(final String model, final Set<String> found)
+    {
+        final ModelSlot slot = models.get(model);
+        if (slot == null || slot.latest() == null || !EnsembleOrder.isEnsemble(slot.latest().config()))
+        {
+            return;
+        }
+        for (final ModelEnsembling.Step step : slot.latest().config().getEnsembleScheduling().getStepList())
+        {
+            if (found.add(step.getModelName()))
+            {
+                addComposing(step.getModelName(), found);
+            }
+        }
+    }
+
+    /**
+     * After models were unloaded: the ensembles that use one of them stop serving, with Triton's reason (its
+     * dependency graph re-checks them and finds their composing model missing).
+     */
+    private void unloadEnsemblesUsing(final Set<String> unloaded)
+    {
+        for (final ModelSlot slot : List.copyOf(models.values()))
+        {
+            if (slot.latest() == null || !EnsembleOrder.isEnsemble(slot.latest().config()))
+            {
+                continue;
+            }
+            final Set<String> missing = new LinkedHashSet<>();
+            for (final ModelEnsembling.Step step : slot.latest().config().getEnsembleScheduling().getStepList())
+            {
+                if (unloaded.contains(step.getModelName()))
+                {
+                    missing.add(step.getModelName());
+                }
+            }
+            if (!missing.isEmpty())
+            {
+                stop(slot.name());
+                models.put(slot.name(), ModelSlot.failed(slot.name(), "ensemble " + slot.name()
+                    + " contains models that are not available or ambiguous: " + String.join(", ", missing)));
+                final Set<String> next = new LinkedHashSet<>(unloaded);
+                next.add(slot.name());
+                unloadEnsemblesUsing(next);
+                return;
+            }
+        }
     }
 
     /**
@@ -182,7 +308,7 @@ final class ModelController
         final ModelSlot slot = models.put(model, ModelSlot.transition(model, ModelSlot.UNLOADING));
         if (slot != null)
         {
-            slot.versions().values().forEach(ModelRuntime::stop);
+            slot.versions().values().forEach(ServedVersion::stop);
         }
         replaceOverride(model, null);
     }
@@ -425,7 +551,7 @@ final class ModelController
             scan.warnings().forEach(warning -> LOG.log(Level.WARNING, warning));
             final Map<String, PreparedModel> prepared = new TreeMap<>();
             scan.models().forEach(model -> prepared.put(model.name(), model));
-            for (final String name : changed)
+            for (final String name : pollOrder(changed, prepared))
             {
                 if (options.inMemoryModels().containsKey(name))
                 {
@@ -465,6 +591,20 @@ final class ModelController
         failed.retainAll(now.names());
         failed.removeIf(now::isDuplicate);
         return failed;
+    }
+
+    /** The changed names with the ensembles last, each after the changed models it is built from. */
+    private static List<String> pollOrder(final Set<String> changed, final Map<String, PreparedModel> prepared)
+    {
+        final Map<String, ModelConfig> configs = new LinkedHashMap<>();
+        prepared.forEach((name, model) -> configs.put(name, model.config()));
+        final List<String> order = new ArrayList<>();
+        changed.stream().filter(name -> !prepared.containsKey(name)).forEach(order::add);
+        final EnsembleOrder.Plan plan = EnsembleOrder.of(configs);
+        plan.order().stream().filter(changed::contains).forEach(order::add);
+        // A cycle's ensembles go last: their load reports the composing models that are not available.
+        plan.failures().keySet().stream().filter(changed::contains).forEach(order::add);
+        return order;
     }
 
     private void removeByPoll(final String name, final boolean duplicate)
@@ -570,7 +710,7 @@ final class ModelController
             }
             else
             {
-                for (final Map.Entry<Long, ModelRuntime> version : slot.versions().entrySet())
+                for (final Map.Entry<Long, ServedVersion> version : slot.versions().entrySet())
                 {
                     final boolean ready = version.getValue().isReady();
                     if (!readyOnly || ready)

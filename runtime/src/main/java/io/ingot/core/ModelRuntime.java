@@ -64,7 +64,7 @@ import java.util.List;
  * construction. A request that carries a {@link RequestTrace} gets its timestamps recorded; others cost a null check.
  * Thread-safe.
  */
-final class ModelRuntime implements InstanceHost
+final class ModelRuntime implements InstanceHost, ServedVersion
 {
     private static final Logger LOG = System.getLogger(ModelRuntime.class.getName());
 
@@ -269,15 +269,10 @@ final class ModelRuntime implements InstanceHost
      *
      * @throws InferenceException on any validation failure, a full queue, or a stopping scheduler
      */
-    void submit(final InferenceRequest request, final ResponseListener listener)
+    @Override
+    public void submit(final InferenceRequest request, final ResponseListener listener)
     {
-        PendingRequest pending = RequestLifecycle.attachment(request) instanceof PendingRequest attached ? attached
-            : null;
-        if (pending == null)
-        {
-            pending = new PendingRequest();
-            RequestLifecycle.attach(request, pending);
-        }
+        final PendingRequest pending = RequestValidator.bookkeepingOf(request);
         final RequestTrace trace = request.trace();
         if (trace != null)
         {
@@ -373,7 +368,8 @@ final class ModelRuntime implements InstanceHost
      * @param output an output's name
      * @return its class labels (from {@code label_filename}), empty when it has none
      */
-    List<String> outputLabels(final String output)
+    @Override
+    public List<String> outputLabels(final String output)
     {
         return labels.of(output);
     }
@@ -470,19 +466,22 @@ final class ModelRuntime implements InstanceHost
     }
 
     /** @return statistics of this version */
-    ModelStatistics statistics()
+    @Override
+    public ModelStatistics statistics()
     {
         return stats.snapshot(name, Long.toString(version));
     }
 
     /** @return whether the version still accepts requests */
-    boolean isReady()
+    @Override
+    public boolean isReady()
     {
         return !scheduler.isStopping();
     }
 
     /** @return the requests accepted and not yet in a batch or answered */
-    long queuedRequests()
+    @Override
+    public long queuedRequests()
     {
         return scheduler.queuedRequests();
     }
@@ -491,7 +490,8 @@ final class ModelRuntime implements InstanceHost
      * Stops: refuses new requests, answers queued ones UNAVAILABLE, lets executing batches finish, then releases the
      * instances and the backend.
      */
-    void stop()
+    @Override
+    public void stop()
     {
         scheduler.stop();
         final EndedRequests ended = new EndedRequests();

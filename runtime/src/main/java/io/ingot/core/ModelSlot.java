@@ -20,8 +20,8 @@ import java.util.TreeMap;
  *                 {@code "<Code>: <message>"}); empty otherwise
  * @param latest   the highest loaded version, {@code null} when none is
  */
-record ModelSlot(String name, NavigableMap<Long, ModelRuntime> versions, String state, String reason,
-    NavigableMap<Long, String> unavailable, ModelRuntime latest)
+record ModelSlot(String name, NavigableMap<Long, ServedVersion> versions, String state, String reason,
+    NavigableMap<Long, String> unavailable, ServedVersion latest)
 {
     /** A model (version) that serves. */
     static final String READY = "READY";
@@ -34,7 +34,7 @@ record ModelSlot(String name, NavigableMap<Long, ModelRuntime> versions, String 
     /** Triton's reason for a model that was unloaded. */
     static final String UNLOADED = "unloaded";
 
-    ModelSlot(final String name, final NavigableMap<Long, ModelRuntime> versions, final String state,
+    ModelSlot(final String name, final NavigableMap<Long, ServedVersion> versions, final String state,
         final String reason)
     {
         this(name, versions, state, reason, Collections.emptyNavigableMap(),
@@ -86,7 +86,7 @@ record ModelSlot(String name, NavigableMap<Long, ModelRuntime> versions, String 
         return new ModelSlot(name, Collections.emptyNavigableMap(), state, "");
     }
 
-    ModelRuntime version(final long version)
+    ServedVersion version(final long version)
     {
         return version == InferenceRequest.DEFAULT_VERSION ? latest : versions.get(version);
     }

@@ -3,6 +3,7 @@ package io.ingot.core;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceRequest;
+import io.ingot.api.RequestLifecycle;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInput;
 import io.ingot.scheduler.PendingRequest;
@@ -84,6 +85,21 @@ final class RequestValidator
             required += optional ? 0 : 1;
         }
         requiredInputs = required;
+    }
+
+    /**
+     * @param request a request about to be submitted (submitting thread)
+     * @return the core's bookkeeping attached to it by an earlier submission, or a new one, now attached
+     */
+    static PendingRequest bookkeepingOf(final InferenceRequest request)
+    {
+        if (RequestLifecycle.attachment(request) instanceof PendingRequest attached)
+        {
+            return attached;
+        }
+        final PendingRequest pending = new PendingRequest();
+        RequestLifecycle.attach(request, pending);
+        return pending;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.ingot.repository;
 import io.ingot.backend.BackendFactory;
 import io.ingot.backend.ModelVersion;
 import io.ingot.config.ConfigException;
+import io.ingot.config.Platforms;
 import io.ingot.config.proto.ModelConfig;
 
 import java.nio.file.InvalidPathException;
@@ -100,6 +101,10 @@ public final class BackendRegistry
     public String missingBackend(final ModelConfig config)
     {
         final String model = config.getName();
+        if (Platforms.ENSEMBLE.equals(config.getPlatform()) && config.getBackend().isEmpty())
+        {
+            return null;  // an ensemble runs on the core's ensemble scheduler, not on a backend
+        }
         final BackendFactory factory = find(config);
         if (factory == null)
         {

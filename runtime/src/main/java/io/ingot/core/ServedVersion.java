@@ -1,0 +1,45 @@
+package io.ingot.core;
+
+import io.ingot.api.InferenceRequest;
+import io.ingot.api.ModelStatistics;
+import io.ingot.api.ResponseListener;
+import io.ingot.config.proto.ModelConfig;
+
+import java.util.List;
+
+/**
+ * One loaded model version as the core's model table holds it: a model served by a backend ({@link ModelRuntime})
+ * or an ensemble ({@link EnsembleVersion}). Thread-safe.
+ */
+interface ServedVersion
+{
+    /**
+     * Validates a request and accepts it; its listener then gets exactly one response.
+     *
+     * @param request  the request
+     * @param listener its listener
+     * @throws io.ingot.api.InferenceException when the request is refused (no response follows)
+     */
+    void submit(InferenceRequest request, ResponseListener listener);
+
+    /** @return the version's final configuration */
+    ModelConfig config();
+
+    /**
+     * @param output an output's name
+     * @return its class labels, empty when it has none
+     */
+    List<String> outputLabels(String output);
+
+    /** @return the version's statistics */
+    ModelStatistics statistics();
+
+    /** @return whether the version still accepts requests */
+    boolean isReady();
+
+    /** @return the requests accepted and not yet in a batch or answered */
+    long queuedRequests();
+
+    /** Stops: refuses new requests and answers every accepted one before it returns. */
+    void stop();
+}
