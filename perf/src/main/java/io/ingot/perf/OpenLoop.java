@@ -9,9 +9,10 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * perf_analyzer's request-rate mode: requests start on a schedule — the gaps of an {@link Arrivals} process
- * (constant, Poisson, bursty or a replayed trace) — whatever the responses do. At most {@code maxOutstanding} are in flight; when all are,
- * the next one starts late and is counted as delayed. Latency is measured from the scheduled start, so a server
- * that falls behind shows it in the latency rather than hiding it (no coordinated omission).
+ * (constant, Poisson, bursty or a replayed trace) — whatever the responses do. At most {@code maxOutstanding} are
+ * in flight; when all are, the next one starts late and is counted as delayed. Latency is measured from the
+ * scheduled start, so a server that falls behind shows it in the latency rather than hiding it (no coordinated
+ * omission).
  */
 public final class OpenLoop implements LoadDriver
 {
