@@ -11,8 +11,8 @@ import java.io.PrintWriter;
 import java.util.ServiceLoader;
 
 /**
- * The {@code ingot} command line. Built-in subcommands: {@code serve}, {@code models validate}, {@code infer} and
- * {@code perf} (the perf module's load generator), {@code tune} (its configuration sweep); every
+ * The {@code ingot} command line. Built-in subcommands: {@code serve}, {@code models validate}, {@code infer},
+ * {@code perf} (the perf module's load generator) and {@code tune} (its configuration sweep); every
  * {@link IngotSubcommand} found with {@link ServiceLoader} is added as well. Errors the user can act on are
  * printed as one line ({@code error: ...}) with exit code 2 for bad input and 1 for failures.
  */
