@@ -2,6 +2,7 @@ package io.ingot.cli;
 
 import io.ingot.api.InferenceException;
 import io.ingot.perf.PerfCommand;
+import io.ingot.perf.tune.TuneCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,9 +11,9 @@ import java.io.PrintWriter;
 import java.util.ServiceLoader;
 
 /**
- * The {@code ingot} command line. Built-in subcommands: {@code serve}, {@code models validate}, {@code infer} and
- * {@code perf} (the perf module's load generator); every {@link IngotSubcommand} found with {@link ServiceLoader} is
- * added as well. Errors the user can act on are
+ * The {@code ingot} command line. Built-in subcommands: {@code serve}, {@code models validate}, {@code infer},
+ * {@code perf} (the perf module's load generator) and {@code tune} (its configuration sweep); every
+ * {@link IngotSubcommand} found with {@link ServiceLoader} is added as well. Errors the user can act on are
  * printed as one line ({@code error: ...}) with exit code 2 for bad input and 1 for failures.
  */
 @Command(name = "ingot", mixinStandardHelpOptions = true, versionProvider = IngotCli.Version.class,
@@ -72,6 +73,7 @@ public final class IngotCli
         cli.addSubcommand("models", models);
         cli.addSubcommand("infer", new InferCommand(opener, out));
         cli.addSubcommand("perf", new PerfCommand());
+        cli.addSubcommand("tune", new TuneCommand());
         for (final IngotSubcommand extra : ServiceLoader.load(IngotSubcommand.class))
         {
             final Command annotation = extra.getClass().getAnnotation(Command.class);

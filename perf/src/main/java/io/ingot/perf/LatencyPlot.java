@@ -5,6 +5,7 @@ import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.ValueAxis;
+import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
@@ -122,16 +123,60 @@ public final class LatencyPlot
             {
                 key = line.label() + " (" + n + ")";
             }
-            final XYSeries xy = new XYSeries(key, false, true);
-            final List<String> pointLabels = new java.util.ArrayList<>();
-            for (final double[] point : line.points())
-            {
-                xy.add(point[0], point[1] / 1000.0);
-                pointLabels.add(point.length > 2 ? level(point[2]) : "");
-            }
-            data.addSeries(xy);
-            labels.add(pointLabels);
+            addSeries(data, labels, key, line, "");
         }
+        final XYPlot plot = plot(data, labels, statistic, logY, logX);
+        save(file, title, plot);
+    }
+
+    /**
+     * Writes a sweep's chart: every candidate as a point, the Pareto front (no other candidate has both more
+     * throughput and less latency) as a line through its points, and the latency budget as a horizontal line.
+     *
+     * @param file       the PNG file
+     * @param title      the chart's title
+     * @param statistic  the latency statistic drawn, for the axis label
+     * @param candidates every measured candidate: throughput, latency (µs) and the candidate's number
+     * @param front      the front's points, by throughput
+     * @param budgetUs   the latency budget in microseconds
+     * @throws IOException when the file cannot be written
+     */
+    public static void writeFront(final Path file, final String title, final String statistic,
+        final ReportFiles.Series candidates, final ReportFiles.Series front, final double budgetUs)
+        throws IOException
+    {
+        System.setProperty("java.awt.headless", "true");
+        ImageIO.setUseCache(false);
+        final XYSeriesCollection data = new XYSeriesCollection();
+        final List<List<String>> labels = new java.util.ArrayList<>();
+        addSeries(data, labels, candidates.label(), candidates, "#");
+        addSeries(data, labels, front.label(), front, "#");
+        final XYPlot plot = plot(data, labels, statistic, false, false);
+        ((XYLineAndShapeRenderer)plot.getRenderer()).setSeriesLinesVisible(0, false);
+        final ValueMarker budget = new ValueMarker(budgetUs / 1000.0, Color.RED, new BasicStroke(1.5f));
+        budget.setLabel("budget " + level(budgetUs / 1000.0) + " ms");
+        plot.addRangeMarker(budget);
+        save(file, title, plot);
+    }
+
+    /** Adds a series in the given order (points in µs drawn in ms), each point labelled with its level. */
+    private static void addSeries(final XYSeriesCollection data, final List<List<String>> labels, final String key,
+        final ReportFiles.Series line, final String labelPrefix)
+    {
+        final XYSeries xy = new XYSeries(key, false, true);
+        final List<String> pointLabels = new java.util.ArrayList<>();
+        for (final double[] point : line.points())
+        {
+            xy.add(point[0], point[1] / 1000.0);
+            pointLabels.add(point.length > 2 ? labelPrefix + level(point[2]) : "");
+        }
+        data.addSeries(xy);
+        labels.add(pointLabels);
+    }
+
+    private static XYPlot plot(final XYSeriesCollection data, final List<List<String>> labels,
+        final String statistic, final boolean logY, final boolean logX)
+    {
         final ValueAxis x = axis("throughput (inferences/s)", logX);
         final ValueAxis y = axis(statistic + " latency (ms)", logY);
         final XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
@@ -146,6 +191,11 @@ public final class LatencyPlot
         plot.setBackgroundPaint(Color.WHITE);
         plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+        return plot;
+    }
+
+    private static void save(final Path file, final String title, final XYPlot plot) throws IOException
+    {
         final JFreeChart chart = new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, true);
         chart.setBackgroundPaint(Color.WHITE);
         final Path parent = file.toAbsolutePath().getParent();

@@ -18,6 +18,8 @@ public final class LoadProfiler
     public static final int STABILITY_WINDOWS = 3;
     /** How often a sleeping phase checks for a stop request. */
     private static final long TICK_MS = 50;
+    /** Seed of the random arrival processes: a run's schedule is reproducible, level by level. */
+    private static final long ARRIVAL_SEED = 42;
 
     /** How load is generated. */
     public enum Mode
@@ -36,11 +38,11 @@ public final class LoadProfiler
      * @param stabilityPct   allowed deviation of each of the last three windows from their mean, in percent
      * @param maxTrials      windows after which a level is reported even if unstable
      * @param percentile     latency statistic that must be stable ({@code avg} or {@code p50}...)
-     * @param distribution   arrival spacing (open loop)
+     * @param arrivals       arrival process (open loop)
      * @param maxOutstanding requests in flight at most (open loop)
      */
     public record Settings(long warmupMs, long windowMs, double stabilityPct, int maxTrials, String percentile,
-        OpenLoop.Distribution distribution, int maxOutstanding)
+        Arrivals arrivals, int maxOutstanding)
     {
     }
 
@@ -125,7 +127,8 @@ public final class LoadProfiler
         final Recorder recorder = new Recorder(3);
         final LoadDriver driver = mode == Mode.CONCURRENCY
             ? new ClosedLoop(target, (int)level, recorder, errors)
-            : new OpenLoop(target, level, settings.distribution(), settings.maxOutstanding(), recorder, errors);
+            : new OpenLoop(target, settings.arrivals().at(level, ARRIVAL_SEED + index), settings.maxOutstanding(),
+                recorder, errors);
         final List<Window> windows = new ArrayList<>();
         boolean stable = false;
         driver.start();

@@ -2,59 +2,46 @@ package io.ingot.perf;
 
 import org.HdrHistogram.Recorder;
 
-import java.util.SplittableRandom;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * perf_analyzer's request-rate mode: requests start on a schedule — evenly spaced, or with exponentially distributed
- * gaps (a Poisson process) — whatever the responses do. At most {@code maxOutstanding} are in flight; when all are,
- * the next one starts late and is counted as delayed. Latency is measured from the scheduled start, so a server
- * that falls behind shows it in the latency rather than hiding it (no coordinated omission).
+ * perf_analyzer's request-rate mode: requests start on a schedule — the gaps of an {@link Arrivals} process
+ * (constant, Poisson, bursty or a replayed trace) — whatever the responses do. At most {@code maxOutstanding} are
+ * in flight; when all are, the next one starts late and is counted as delayed. Latency is measured from the
+ * scheduled start, so a server that falls behind shows it in the latency rather than hiding it (no coordinated
+ * omission).
  */
 public final class OpenLoop implements LoadDriver
 {
-    /** How arrivals are spaced. */
-    public enum Distribution
-    {
-        /** Evenly spaced: 1/rate apart. */
-        CONSTANT,
-        /** Exponential gaps of mean 1/rate. */
-        POISSON
-    }
-
     /** Below this much time to wait, the scheduler spins rather than parks. */
     private static final long SPIN_NS = 50_000;
     private static final long DRAIN_MS = 30_000;
 
     private final LoadTarget target;
-    private final double rate;
-    private final Distribution distribution;
+    private final Arrivals.Gaps gaps;
     private final Recorder recorder;
     private final ErrorLog errors;
     private final ArrayBlockingQueue<Slot> free;
     private final int slots;
     private final LongAdder delayed = new LongAdder();
-    private final SplittableRandom random = new SplittableRandom(42);
     private Thread scheduler;
     private volatile boolean running;
 
     /**
      * @param target         where requests go
-     * @param rate           requests per second
-     * @param distribution   arrival spacing
+     * @param gaps           the arrival process's gaps at this level's rate
      * @param maxOutstanding the most requests in flight
      * @param recorder       receives latencies
      * @param errors         receives failures
      */
-    OpenLoop(final LoadTarget target, final double rate, final Distribution distribution, final int maxOutstanding,
-        final Recorder recorder, final ErrorLog errors)
+    OpenLoop(final LoadTarget target, final Arrivals.Gaps gaps, final int maxOutstanding, final Recorder recorder,
+        final ErrorLog errors)
     {
         this.target = target;
-        this.rate = rate;
-        this.distribution = distribution;
+        this.gaps = gaps;
         this.recorder = recorder;
         this.errors = errors;
         this.slots = maxOutstanding;
@@ -105,7 +92,7 @@ public final class OpenLoop implements LoadDriver
         {
             while (running)
             {
-                next += gapNanos();
+                next += gaps.nextNanos();
                 waitUntil(next);
                 if (!running)
                 {
@@ -125,14 +112,6 @@ public final class OpenLoop implements LoadDriver
         {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private long gapNanos()
-    {
-        final double meanNs = 1e9 / rate;
-        final double gap = distribution == Distribution.CONSTANT ? meanNs
-            : -Math.log(1.0 - random.nextDouble()) * meanNs;
-        return Math.max(1, Math.round(gap));
     }
 
     private void waitUntil(final long deadline)

@@ -3,6 +3,7 @@ package io.ingot.perf;
 import io.ingot.api.IdleMode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -48,8 +49,10 @@ import java.util.concurrent.TimeUnit;
         "  --concurrency-range     closed loop: each level's number of requests is",
         "                          always in flight (send, wait, send again)",
         "  --request-rate-range    open loop: requests start at each level's rate per",
-        "                          second, evenly spaced or Poisson",
-        "                          (--request-distribution)",
+        "                          second, evenly spaced, Poisson or bursty",
+        "                          (--request-distribution), or replaying a recorded",
+        "                          trace (--request-trace); latency counts from the",
+        "                          scheduled start (no coordinated omission)",
         "",
         "Each level: warm-up, then windows of --measurement-interval until the last",
         "three agree within --stability-percentage (throughput and latency), or",
@@ -68,6 +71,9 @@ import java.util.concurrent.TimeUnit;
         "      --input-value attention_mask=1 --input-value token_type_ids=0 \\",
         "      --request-rate-range 50:400:x2 --request-distribution poisson \\",
         "      -f minilm.csv --plot minilm.png",
+        "  ingot perf --model-repository examples/models -m identity \\",
+        "      --shape INPUT0:16 --request-rate-range 200:800:x2 \\",
+        "      --request-distribution bursty --burst-ratio 4 --burst-period-ms 100",
         "  ingot perf -i ipc -u demo -m identity --shape INPUT0:16 \\",
         "      --concurrency-range 1:8:x2",
         "  ingot perf plot -o latency.png identity.json minilm.json",
@@ -115,9 +121,8 @@ public final class PerfCommand implements Callable<Integer>
         description = "Open-loop request rates per second, e.g. 100:1600:x2.")
     private String requestRateRange;
 
-    @Option(names = "--request-distribution", paramLabel = "constant|poisson", defaultValue = "constant",
-        description = "Spacing of open-loop arrivals (default ${DEFAULT-VALUE}).")
-    private String distribution;
+    @Mixin
+    private ArrivalOptions arrivalOptions = new ArrivalOptions();
 
     @Option(names = "--max-threads", paramLabel = "N", defaultValue = "16",
         description = "Open loop: the most requests in flight; beyond, requests start late and count as delayed"
@@ -285,24 +290,36 @@ public final class PerfCommand implements Callable<Integer>
         {
             throw PerfException.usage("--max-threads must be at least 1, got " + maxOutstanding);
         }
-        final OpenLoop.Distribution arrivals = switch (distribution.toLowerCase(Locale.ROOT))
+        if (concurrencyRange != null && arrivalOptions.given())
         {
-            case "constant" -> OpenLoop.Distribution.CONSTANT;
-            case "poisson" -> OpenLoop.Distribution.POISSON;
-            default -> throw PerfException.usage("--request-distribution must be constant or poisson, got '"
-                + distribution + "'");
-        };
+            throw PerfException.usage("--request-distribution, --burst-ratio, --burst-period-ms and --request-trace"
+                + " shape open-loop arrivals; they go with --request-rate-range (or --request-trace alone), not"
+                + " --concurrency-range");
+        }
+        final Arrivals arrivals = arrivalOptions.arrivals();
         // Validates the names early (throws a usage error for an unknown one).
         new LevelResult.Latency(0, 0, 0, 0, 0, 0, 0, 0, 0).get(plotStatistic);
         if (!"avg".equals(percentile))
         {
             new LevelResult.Latency(0, 0, 0, 0, 0, 0, 0, 0, 0).get(percentile);
         }
-        final LoadProfiler.Mode mode = requestRateRange != null ? LoadProfiler.Mode.REQUEST_RATE
-            : LoadProfiler.Mode.CONCURRENCY;
-        final LoadRange range = mode == LoadProfiler.Mode.REQUEST_RATE
-            ? LoadRange.parse(requestRateRange, "--request-rate-range", false)
-            : LoadRange.parse(concurrencyRange == null ? "1" : concurrencyRange, "--concurrency-range", true);
+        final LoadProfiler.Mode mode = requestRateRange != null || arrivals instanceof Arrivals.Trace
+            ? LoadProfiler.Mode.REQUEST_RATE : LoadProfiler.Mode.CONCURRENCY;
+        final LoadRange range;
+        if (mode == LoadProfiler.Mode.CONCURRENCY)
+        {
+            range = LoadRange.parse(concurrencyRange == null ? "1" : concurrencyRange, "--concurrency-range", true);
+        }
+        else if (requestRateRange == null)
+        {
+            // A trace alone replays at its own recorded rate.
+            range = LoadRange.parse(Double.toString(((Arrivals.Trace)arrivals).ownRate()), "--request-trace",
+                false);
+        }
+        else
+        {
+            range = LoadRange.parse(requestRateRange, "--request-rate-range", false);
+        }
         if (mode == LoadProfiler.Mode.CONCURRENCY && range.end() > 4096)
         {
             throw PerfException.usage("--concurrency-range goes up to " + (long)range.end()
@@ -378,7 +395,8 @@ public final class PerfCommand implements Callable<Integer>
         final String name = label != null ? label : target.describe() + " " + model;
         out.printf(Locale.ROOT, "*** Measuring %s on %s: batch %d, %s, windows of %d ms, stability %.0f%% ***%n",
             model, target.describe(), inputs.batchSize(), concurrency ? "concurrency " + labelsRange(plan)
-                : "request rate " + labelsRange(plan) + "/s (" + distribution + ")", windowMs, stabilityPct);
+                : "request rate " + labelsRange(plan) + "/s (" + plan.settings().arrivals().describe() + ")",
+            windowMs, stabilityPct);
         for (final RequestInputs.Tensor tensor : inputs.inputs())
         {
             out.printf(Locale.ROOT, "    input %s %s %s (%d bytes)%n", tensor.name(), tensor.dataType(),
@@ -477,7 +495,7 @@ public final class PerfCommand implements Callable<Integer>
         final String command = "ingot perf " + String.join(" ", own.stream().map(PerfCommand::shellQuoted).toList());
         return new RunReport(name, command, target.describe(), model, version, inputs.batchSize(),
             inputs.requestBytes(), concurrency ? "concurrency" : "request_rate",
-            concurrency ? "-" : distribution.toLowerCase(Locale.ROOT), windowMs, stabilityPct,
+            concurrency ? "-" : plan.settings().arrivals().describe(), windowMs, stabilityPct,
             RunReport.Machine.current(), started, results, interrupted, firstError);
     }
 

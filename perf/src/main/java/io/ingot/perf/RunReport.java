@@ -15,7 +15,7 @@ import java.util.List;
  * @param batchSize    rows per request
  * @param requestBytes input bytes per request
  * @param mode         {@code concurrency} or {@code request_rate}
- * @param distribution arrival spacing ({@code constant}, {@code poisson}; {@code -} in concurrency mode)
+ * @param distribution arrival process ({@link Arrivals#describe()}; {@code -} in concurrency mode)
  * @param windowMs     measurement window
  * @param stabilityPct stability percentage
  * @param machine      the machine the client ran on

@@ -17,7 +17,7 @@ class LoadProfilerTest
 {
     /** Stability within 1000 %: any three windows with requests agree, so a level takes exactly three windows. */
     private static final LoadProfiler.Settings LOOSE = new LoadProfiler.Settings(0, 200, 1000, 5, "avg",
-        OpenLoop.Distribution.CONSTANT, 4);
+        new Arrivals.Constant(), 4);
 
     @Test
     void eachLevelMergesThreeStableWindowsAndReadsTheBatchSizeFromTheCounters()
@@ -79,7 +79,7 @@ class LoadProfilerTest
     {
         final FakeTarget target = new FakeTarget(null);
         final LoadProfiler.Settings strict = new LoadProfiler.Settings(0, 300, 0.0001, 100, "avg",
-            OpenLoop.Distribution.CONSTANT, 4);
+            new Arrivals.Constant(), 4);
         final LoadProfiler profiler = new LoadProfiler(target, LoadProfiler.Mode.CONCURRENCY, 1, strict,
             (level, phase) ->
             {

@@ -1,12 +1,12 @@
 package io.ingot.perf.baseline;
 
 import io.ingot.api.IdleMode;
+import io.ingot.perf.Arrivals;
 import io.ingot.perf.InProcessTarget;
 import io.ingot.perf.LatencyPlot;
 import io.ingot.perf.LevelResult;
 import io.ingot.perf.LoadProfiler;
 import io.ingot.perf.LoadTarget;
-import io.ingot.perf.OpenLoop;
 import io.ingot.perf.PerfException;
 import io.ingot.perf.ReportFiles;
 import io.ingot.perf.RequestInputs;
@@ -126,7 +126,7 @@ public final class Comparison implements Runnable
         LoadProfiler.Settings settings()
         {
             return new LoadProfiler.Settings(warmupMs, windowMs, stabilityPct, maxTrials, "avg",
-                OpenLoop.Distribution.CONSTANT, 16);
+                new Arrivals.Constant(), 16);
         }
 
         String command()

@@ -1,0 +1,99 @@
+package io.ingot.perf.tune;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The configurations a sweep may measure: every combination of the instance counts, the max batch sizes, the queue
+ * delays, with or without {@code preferred_batch_size = max_batch_size}, and each config variant (a set of
+ * {@code parameters}). A max batch size of 1 is measured without dynamic batching (nothing to batch); a delay of 0
+ * without preferred sizes (the batcher never waits, so they change nothing); a model whose {@code max_batch_size}
+ * is 0 sweeps instance counts only. Variants apply to the batching candidates only.
+ *
+ * @param instances     instance counts
+ * @param maxBatchSizes max batch sizes (ignored for a model that does not batch)
+ * @param queueDelaysUs queue delays in microseconds
+ * @param variants      parameter sets; each adds a copy of every batching candidate with those parameters
+ */
+public record CandidateGrid(List<Integer> instances, List<Integer> maxBatchSizes, List<Long> queueDelaysUs,
+    List<Map<String, String>> variants)
+{
+    /** Copies the lists. */
+    public CandidateGrid
+    {
+        instances = List.copyOf(instances);
+        maxBatchSizes = List.copyOf(maxBatchSizes);
+        queueDelaysUs = List.copyOf(queueDelaysUs);
+        variants = List.copyOf(variants);
+    }
+
+    /**
+     * @param batches whether the model batches ({@code max_batch_size} &gt; 0)
+     * @return every candidate of the grid, in a fixed order, without duplicates
+     */
+    public List<Candidate> all(final boolean batches)
+    {
+        final Set<Candidate> grid = new LinkedHashSet<>();
+        for (final int count : instances)
+        {
+            if (!batches)
+            {
+                grid.add(new Candidate(count, 0, false, List.of(), 0, Map.of()));
+                continue;
+            }
+            for (final int maxBatch : maxBatchSizes)
+            {
+                if (maxBatch == 1)
+                {
+                    grid.add(new Candidate(count, 1, false, List.of(), 0, Map.of()));
+                    continue;
+                }
+                final List<Map<String, String>> parameterSets = new ArrayList<>();
+                parameterSets.add(Map.of());
+                parameterSets.addAll(variants);
+                for (final Map<String, String> parameters : parameterSets)
+                {
+                    for (final long delay : queueDelaysUs)
+                    {
+                        grid.add(new Candidate(count, maxBatch, true, List.of(), delay, parameters));
+                        if (delay > 0)
+                        {
+                            grid.add(new Candidate(count, maxBatch, true, List.of(maxBatch), delay, parameters));
+                        }
+                    }
+                }
+            }
+        }
+        return List.copyOf(grid);
+    }
+
+    /**
+     * Bounds a sweep: the current configuration first, then the grid — all of it when it fits, else {@code max - 1}
+     * candidates spread evenly over it (every k-th), so that each dimension is still covered.
+     *
+     * @param current the model's configuration as it is
+     * @param grid    {@link #all(boolean)}
+     * @param max     the most candidates to measure, &gt;= 1
+     * @return the candidates to measure, the current one first
+     */
+    public static List<Candidate> select(final Candidate current, final List<Candidate> grid, final int max)
+    {
+        final List<Candidate> rest = grid.stream().filter(candidate -> !candidate.equals(current)).toList();
+        final List<Candidate> chosen = new ArrayList<>();
+        chosen.add(current);
+        final int room = max - 1;
+        if (rest.size() <= room)
+        {
+            chosen.addAll(rest);
+            return chosen;
+        }
+        for (int i = 0; i < room; i++)
+        {
+            chosen.add(rest.get((int)((long)i * rest.size() / room)));
+        }
+        return chosen;
+    }
+}
