@@ -16,6 +16,7 @@ import io.ingot.api.ModelMetadata;
 import io.ingot.api.ModelStatistics;
 import io.ingot.api.ResponseAllocator;
 import io.ingot.api.ResponseListener;
+import io.ingot.api.ResponseStreamListener;
 import io.ingot.api.ServerMetadata;
 import io.ingot.api.TensorMetadata;
 import io.ingot.backend.Backend;
@@ -264,6 +265,20 @@ public final class Core implements InferenceCore
 
     @Override
     public void submit(final InferenceRequest request, final ResponseListener listener)
+    {
+        if (listener == null)
+        {
+            throw new IllegalArgumentException("a response listener is required");
+        }
+        if (closed)
+        {
+            throw new InferenceException(ErrorCode.UNAVAILABLE, "Server is stopping");
+        }
+        runtime(request.modelName(), request.modelVersion()).submit(request, listener);
+    }
+
+    @Override
+    public void submit(final InferenceRequest request, final ResponseStreamListener listener)
     {
         if (listener == null)
         {

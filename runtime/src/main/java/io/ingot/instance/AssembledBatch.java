@@ -5,6 +5,7 @@ import io.ingot.tensor.DataType;
 import io.ingot.api.InferenceRequest;
 import io.ingot.backend.Batch;
 import io.ingot.backend.BatchInput;
+import io.ingot.backend.ResponseSender;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.device.PinnedAllocator;
 import io.ingot.scheduler.FormedBatch;
@@ -119,6 +120,9 @@ final class AssembledBatch implements Batch
     /** The engine's state outputs, by state index (also in {@link #outputs}, after the configured outputs). */
     private final OutputSlot[] stateOutputs;
 
+    /** A decoupled model's response senders, or {@code null}: then the engine answers with allocateOutput. */
+    private final ResponseSenders senders;
+
     FormedBatch payload;
     private long requestedOutputs;
 
@@ -128,6 +132,7 @@ final class AssembledBatch implements Batch
         this.config = host.config();
         this.batchDimension = config.getMaxBatchSize() > 0;
         this.acceptsHeapInputs = acceptsHeapInputs;
+        this.senders = config.getModelTransactionPolicy().getDecoupled() ? new ResponseSenders(host, allocator) : null;
         sequenceControls = config.hasSequenceBatching() ? new SequenceControlInputs(config, allocator) : null;
         inputs = new InputView[config.getInputCount()];
         states = config.getSequenceBatching().getStateCount() == 0 ? null
@@ -374,6 +379,11 @@ final class AssembledBatch implements Batch
 
     private MemorySegment allocate(final OutputSlot slot, final long[] shape, final long byteSize)
     {
+        if (senders != null)
+        {
+            throw new IllegalStateException("model '" + host.modelName() + "' is decoupled: send its outputs through "
+                + "responseSender(request), zero or many responses per request");
+        }
         if (batchDimension && (shape.length == 0 || shape[0] != payload.batchSize()))
         {
             throw new IllegalArgumentException("output '" + slot.name + "' of model '" + host.modelName()
@@ -411,8 +421,28 @@ final class AssembledBatch implements Batch
         return slot.data;
     }
 
+    @Override
+    public ResponseSender responseSender(final int request)
+    {
+        if (senders == null)
+        {
+            return Batch.super.responseSender(request);
+        }
+        return senders.get(request);
+    }
+
+    /** @return the decoupled model's response senders, or {@code null} for a one-response model */
+    ResponseSenders senders()
+    {
+        return senders;
+    }
+
     void close()
     {
+        if (senders != null)
+        {
+            senders.close();
+        }
         for (final StagingBuffer buffer : inputStaging)
         {
             buffer.close();
