@@ -266,19 +266,17 @@ public final class Core implements InferenceCore
     @Override
     public void submit(final InferenceRequest request, final ResponseListener listener)
     {
-        if (listener == null)
-        {
-            throw new IllegalArgumentException("a response listener is required");
-        }
-        if (closed)
-        {
-            throw new InferenceException(ErrorCode.UNAVAILABLE, "Server is stopping");
-        }
-        runtime(request.modelName(), request.modelVersion()).submit(request, listener);
+        accepting(request, listener).submit(request, listener);
     }
 
     @Override
     public void submit(final InferenceRequest request, final ResponseStreamListener listener)
+    {
+        accepting(request, listener).submit(request, listener);
+    }
+
+    /** @return the model version that takes the request, after the checks both submit forms make */
+    private ModelRuntime accepting(final InferenceRequest request, final Object listener)
     {
         if (listener == null)
         {
@@ -288,7 +286,7 @@ public final class Core implements InferenceCore
         {
             throw new InferenceException(ErrorCode.UNAVAILABLE, "Server is stopping");
         }
-        runtime(request.modelName(), request.modelVersion()).submit(request, listener);
+        return runtime(request.modelName(), request.modelVersion());
     }
 
     @Override

@@ -339,32 +339,13 @@ final class AssembledBatch implements Batch
     public MemorySegment allocateOutput(final String name, final long[] shape)
     {
         final OutputSlot slot = slot(name);
-        if (slot.dataType == DataType.BYTES)
-        {
-            throw new IllegalArgumentException("output '" + name + "' of model '" + host.modelName()
-                + "' is BYTES: use allocateOutput(name, shape, byteSize)");
-        }
-        long elements = 1;
-        for (final long dim : shape)
-        {
-            if (dim < 0)
-            {
-                throw new IllegalArgumentException("output '" + name + "' of model '" + host.modelName()
-                    + "' has a negative dimension in shape " + Arrays.toString(shape));
-            }
-            elements = Math.multiplyExact(elements, dim);
-        }
-        return allocate(slot, shape, elements * slot.dataType.byteSize());
+        return allocate(slot, shape, OutputSizes.fixedByteSize(host.modelName(), name, slot.dataType, shape));
     }
 
     @Override
     public MemorySegment allocateOutput(final String name, final long[] shape, final long byteSize)
     {
-        if (byteSize < 0)
-        {
-            throw new IllegalArgumentException("output '" + name + "' byte size must be >= 0, was " + byteSize);
-        }
-        return allocate(slot(name), shape, byteSize);
+        return allocate(slot(name), shape, OutputSizes.checkedByteSize(name, byteSize));
     }
 
     private OutputSlot slot(final String name)

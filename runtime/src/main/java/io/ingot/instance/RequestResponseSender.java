@@ -12,7 +12,6 @@ import io.ingot.scheduler.PendingRequest;
 import io.ingot.tensor.DataType;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Arrays;
 
 /**
  * The {@link ResponseSender} of one row of a decoupled model's batch, reused for every batch of its instance. It
@@ -61,33 +60,13 @@ final class RequestResponseSender implements ResponseSender
     public MemorySegment allocateOutput(final String name, final long[] shape)
     {
         final int index = outputs.index(name);
-        final DataType type = outputs.type(index);
-        if (type == DataType.BYTES)
-        {
-            throw new IllegalArgumentException("output '" + name + "' of model '" + host.modelName()
-                + "' is BYTES: use allocateOutput(name, shape, byteSize)");
-        }
-        long elements = 1;
-        for (final long dim : shape)
-        {
-            if (dim < 0)
-            {
-                throw new IllegalArgumentException("output '" + name + "' of model '" + host.modelName()
-                    + "' has a negative dimension in shape " + Arrays.toString(shape));
-            }
-            elements = Math.multiplyExact(elements, dim);
-        }
-        return allocate(index, shape, elements * type.byteSize());
+        return allocate(index, shape, OutputSizes.fixedByteSize(host.modelName(), name, outputs.type(index), shape));
     }
 
     @Override
     public MemorySegment allocateOutput(final String name, final long[] shape, final long byteSize)
     {
-        if (byteSize < 0)
-        {
-            throw new IllegalArgumentException("output '" + name + "' byte size must be >= 0, was " + byteSize);
-        }
-        return allocate(outputs.index(name), shape, byteSize);
+        return allocate(outputs.index(name), shape, OutputSizes.checkedByteSize(name, byteSize));
     }
 
     private MemorySegment allocate(final int index, final long[] shape, final long byteSize)
