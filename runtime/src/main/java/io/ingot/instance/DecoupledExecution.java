@@ -44,19 +44,21 @@ final class DecoupledExecution
     {
         final long computeStart = System.nanoTime();
         long inputEnd = computeStart;
+        boolean bound = false;
         Throwable failure = null;
         try
         {
             staging.assemble(payload);
             inputEnd = System.nanoTime();
             senders.bind(payload, computeStart, inputEnd);
+            bound = true;
             engine.execute(staging);
             staging.captureStates();
         }
         catch (final Throwable ex)
         {
             failure = ex;
-            if (inputEnd == computeStart)
+            if (!bound)
             {
                 inputEnd = System.nanoTime();
                 senders.bind(payload, computeStart, inputEnd);  // assembly failed before the senders were bound

@@ -186,15 +186,16 @@ final class RequestResponseSender implements ResponseSender
         {
             return;
         }
+        final String id = ModelScheduler.idOf(pending.request);
         if (pending.isCancelled())
         {
-            failIfOpen(ErrorCode.CANCELLED, "[request id: " + ModelScheduler.idOf(pending.request) + "] Request for model '"
-                + host.modelName() + "' was cancelled", null);
+            failIfOpen(ErrorCode.CANCELLED, "[request id: " + id + "] Request for model '" + host.modelName()
+                + "' was cancelled", null);
         }
         else if (host.isStopping())
         {
-            failIfOpen(ErrorCode.UNAVAILABLE, "[request id: " + ModelScheduler.idOf(pending.request) + "] Server is stopping, scheduler for "
-                + "model has stopped accepting new inference requests", null);
+            failIfOpen(ErrorCode.UNAVAILABLE, "[request id: " + id + "] Server is stopping, scheduler for model has "
+                + "stopped accepting new inference requests", null);
         }
         else
         {

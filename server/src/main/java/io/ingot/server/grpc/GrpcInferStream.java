@@ -13,6 +13,9 @@ import io.ingot.server.proto.ModelInferResponse;
 import io.ingot.server.proto.ModelStreamInferResponse;
 import io.netty.buffer.ByteBufAllocator;
 
+import java.util.HashSet;
+import java.util.Set;
+
 /**
  * One {@code ModelStreamInfer} stream: every request read from the stream is submitted at once, and each response is
  * sent as it completes (not necessarily in request order; clients match them by id). A decoupled model's request may
@@ -34,6 +37,8 @@ final class GrpcInferStream implements StreamObserver<ModelInferRequest>
     private final ByteBufAllocator allocator;
     private final StreamObserver<ModelStreamInferResponse> observer;
     private int inFlight;
+    /** The requests submitted and not yet final, cancelled when the client goes away (as Triton's stream does). */
+    private final Set<InferCall> submitted = new HashSet<>();
     private boolean halfClosed;
     private boolean ended;
 
@@ -62,12 +67,17 @@ final class GrpcInferStream implements StreamObserver<ModelInferRequest>
         {
             call = new InferCall(allocator, request.getModelName(), ModelVersions.parse(request.getModelVersion()));
             decoder.decode(request, call);
+            synchronized (this)
+            {
+                submitted.add(call);
+            }
             core.submit(call.request(), new StreamExchange(call, request));
         }
         catch (final InferenceException failure)
         {
             if (call != null)
             {
+                forget(call);
                 call.release();
             }
             sendError(request, failure.getMessage());
@@ -76,6 +86,7 @@ final class GrpcInferStream implements StreamObserver<ModelInferRequest>
         {
             if (call != null)
             {
+                forget(call);
                 call.release();
             }
             LOG.log(System.Logger.Level.ERROR, "streamed inference for model '" + request.getModelName()
@@ -87,11 +98,23 @@ final class GrpcInferStream implements StreamObserver<ModelInferRequest>
     @Override
     public void onError(final Throwable cause)
     {
-        // The client cancelled or the connection broke: in-flight responses are dropped when they arrive.
+        // The client cancelled or the connection broke: the requests still streaming are cancelled (a decoupled
+        // model may stop early), and their responses are dropped when they arrive.
+        final InferCall[] open;
         synchronized (this)
         {
             ended = true;
+            open = submitted.toArray(new InferCall[0]);
         }
+        for (final InferCall call : open)
+        {
+            call.request().cancel();
+        }
+    }
+
+    private synchronized void forget(final InferCall call)
+    {
+        submitted.remove(call);
     }
 
     @Override
@@ -236,6 +259,7 @@ final class GrpcInferStream implements StreamObserver<ModelInferRequest>
                 }
                 if (last)
                 {
+                    forget(call);
                     call.release();
                 }
             }
@@ -253,6 +277,7 @@ final class GrpcInferStream implements StreamObserver<ModelInferRequest>
             }
             finally
             {
+                forget(call);
                 call.release();
             }
         }

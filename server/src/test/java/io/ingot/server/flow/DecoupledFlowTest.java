@@ -3,8 +3,10 @@ package io.ingot.server.flow;
 import com.google.protobuf.ByteString;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.ingot.api.CoreOptions;
+import io.ingot.api.InferenceRequest;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.server.proto.InferParameter;
 import io.ingot.server.proto.ModelInferRequest;
@@ -151,6 +153,30 @@ class DecoupledFlowTest
     }
 
     @Test
+    void whatSimpleGrpcCustomRepeatSendsGetsTheTenResponsesItChecks() throws Exception
+    {
+        // simple_grpc_custom_repeat.py: IN = 100..109, DELAY and WAIT (shortened here from its 1000 ms), only OUT.
+        final int[] in = new int[10];
+        final int[] delay = new int[10];
+        for (int i = 0; i < in.length; i++)
+        {
+            in[i] = 100 + i;
+            delay[i] = 2;
+        }
+        final ModelInferRequest request = repeat("", in, delay)
+            .setRawInputContents(2, le(20))
+            .addOutputs(ModelInferRequest.InferRequestedOutputTensor.newBuilder().setName("OUT")).build();
+        final List<ModelStreamInferResponse> responses = stream(request);
+        assertEquals(10, responses.size(), responses.toString());
+        for (int i = 0; i < responses.size(); i++)
+        {
+            final ModelInferResponse response = responses.get(i).getInferResponse();
+            assertEquals(1, response.getOutputsCount(), "only the requested OUT");
+            assertEquals(100 + i, value(response, "OUT"));
+        }
+    }
+
+    @Test
     void enableEmptyFinalResponseTurnsTheFlagsOnlyFinalIntoAnEmptyFinalResponse() throws Exception
     {
         final List<ModelStreamInferResponse> responses = stream(repeat("e", new int[] {1, 2}, new int[] {0, 0})
@@ -205,6 +231,34 @@ class DecoupledFlowTest
         assertEquals("expected IN and DELAY shape to match, got [2] and [1]", responses.getFirst().getErrorMessage());
         assertEquals("m", responses.getFirst().getInferResponse().getId());
         assertTrue(isFinal(responses.getFirst()));
+    }
+
+    @Test
+    void aClientThatCancelsItsStreamCancelsTheRequestStillStreaming() throws Exception
+    {
+        final long executed = executions();
+        final StreamResponses collected = new StreamResponses();
+        final ClientCallStreamObserver<ModelInferRequest> stream = (ClientCallStreamObserver<ModelInferRequest>)
+            server.grpcAsync().modelStreamInfer(collected);
+        // The second response is ten minutes away: only the cancellation can end the execution in time.
+        stream.onNext(repeat("c", new int[] {1, 2}, new int[] {0, 600_000}).build());
+        for (int i = 0; i < 2000 && collected.all().isEmpty(); i++)
+        {
+            Thread.sleep(5);
+        }
+        assertEquals(1, collected.all().size(), "the first response arrives before the second is due");
+        stream.cancel("the client leaves", null);
+        for (int i = 0; i < 4000 && executions() == executed; i++)
+        {
+            Thread.sleep(5);
+        }
+        assertEquals(executed + 1, executions(), "the cancelled request's execution ended early");
+    }
+
+    private long executions()
+    {
+        return server.core().modelStatistics("repeat_int32", InferenceRequest.DEFAULT_VERSION).getFirst()
+            .executionCount();
     }
 
     @Test
