@@ -1,14 +1,12 @@
 package io.ingot.backend;
 
-import io.ingot.api.ErrorCode;
-
 import java.lang.foreign.MemorySegment;
 
 /**
  * Sends the responses of one request of a decoupled model's batch ({@code model_transaction_policy { decoupled:
  * true }}): Triton's response factory. The engine allocates a response's outputs, writes them, and {@link #send}s it;
  * it may send any number of responses this way, and marks the request complete either with the last one
- * ({@code send(true)}) or alone ({@link #sendFinal()}, Triton's flags-only FINAL). A request the engine leaves
+ * ({@code send(true)}) or alone ({@link #sendFinal()}, Triton's flags-only FINAL), or refuses it ({@link #refuse}). A request the engine leaves
  * incomplete when {@link Engine#execute} returns is completed by the runtime with a flags-only final; one whose
  * batch fails gets an error as its final response. So every request ends with exactly one final.
  *
@@ -63,15 +61,15 @@ public interface ResponseSender
     void sendFinal();
 
     /**
-     * Sends an error as the request's final response (Triton's {@code TRITONBACKEND_ResponseSend} with an error and
-     * FINAL): for a request the engine refuses, such as one whose inputs disagree; outputs allocated since the last
-     * send are discarded.
+     * Refuses the request: sends an INVALID_ARG error as its final response (Triton's {@code TRITONBACKEND_ResponseSend}
+     * with an error and FINAL), for a request the engine cannot serve, such as one whose inputs disagree. Outputs
+     * allocated since the last send are discarded. A failure of the engine itself is an exception from
+     * {@link Engine#execute} instead (INTERNAL, for every open request of the batch).
      *
-     * @param code    the error's category
-     * @param message what went wrong, naming the tensor and what was expected
+     * @param message what is wrong with the request, naming the tensor and what was expected
      * @throws IllegalStateException after the request's final
      */
-    void sendError(ErrorCode code, String message);
+    void refuse(String message);
 
     /** @return true once the request's final was sent */
     boolean isComplete();

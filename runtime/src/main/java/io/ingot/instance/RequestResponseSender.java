@@ -137,7 +137,7 @@ final class RequestResponseSender implements ResponseSender
     }
 
     @Override
-    public void sendError(final ErrorCode code, final String message)
+    public void refuse(final String message)
     {
         requireOpen();
         if (pending == null)
@@ -145,7 +145,7 @@ final class RequestResponseSender implements ResponseSender
             complete = true;
             return;
         }
-        failIfOpen(code, message, null);
+        failIfOpen(ErrorCode.INVALID_ARG, message, null);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.ingot.backend.builtin;
 
-import io.ingot.api.ErrorCode;
 import io.ingot.backend.Backend;
 import io.ingot.backend.BackendFactory;
 import io.ingot.backend.Batch;
@@ -140,13 +139,13 @@ public final class RepeatBackendFactory implements BackendFactory
             final MemorySegment waitData = batch.input("WAIT").data();
             if (waitData.byteSize() != Integer.BYTES)
             {
-                sender.sendError(ErrorCode.INVALID_ARG, "unexpected size for WAIT input");
+                sender.refuse("unexpected size for WAIT input");
                 return;
             }
             final long waitMs = Integer.toUnsignedLong(waitData.get(INT, 0));
             if (in.rank() != delay.rank() || in.dim(0) != delay.dim(0))
             {
-                sender.sendError(ErrorCode.INVALID_ARG, "expected IN and DELAY shape to match, got ["
+                sender.refuse("expected IN and DELAY shape to match, got ["
                     + in.dim(0) + "] and [" + delay.dim(0) + "]");
                 return;
             }
