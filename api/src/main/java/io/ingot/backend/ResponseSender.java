@@ -8,7 +8,8 @@ import java.lang.foreign.MemorySegment;
  * it may send any number of responses this way, and marks the request complete either with the last one
  * ({@code send(true)}) or alone ({@link #sendFinal()}, Triton's flags-only FINAL), or refuses it
  * ({@link #refuse}). A request the engine leaves incomplete when {@link Engine#execute} returns is completed by the
- * runtime with a flags-only final; one whose batch fails gets an error as its final response. So every request ends with exactly one final.
+ * runtime with a flags-only final; one whose batch fails gets an error as its final response. So every request
+ * ends with exactly one final.
  *
  * <p>Each response goes to the caller as it is sent, from the thread that sends it: the engine's outputs are written
  * straight into the response's memory (the request's {@link io.ingot.api.ResponseAllocator}), with no copy and no
@@ -63,8 +64,8 @@ public interface ResponseSender
     /**
      * Refuses the request: sends an INVALID_ARG error as its final response (Triton's
      * {@code TRITONBACKEND_ResponseSend} with an error and FINAL), for a request the engine cannot serve, such as
-     * one whose inputs disagree. Outputs allocated since the last send are discarded. A failure of the engine itself is an exception from
-     * {@link Engine#execute} instead (INTERNAL, for every open request of the batch).
+     * one whose inputs disagree. Outputs allocated since the last send are discarded. A failure of the engine itself
+     * is an exception from {@link Engine#execute} instead (INTERNAL, for every open request of the batch).
      *
      * @param message what is wrong with the request, naming the tensor and what was expected
      * @throws IllegalStateException after the request's final
