@@ -71,11 +71,28 @@ public interface InferenceCore extends AutoCloseable
      * @throws InferenceException       when the request is rejected before acceptance: INVALID_ARG for an unknown
      *                                  model or a request that does not match the model's configuration, NOT_FOUND
      *                                  for an unknown version, UNAVAILABLE for a model with no loaded version, a full
-     *                                  queue or a stopping core
+     *                                  queue or a stopping core; {@link DecoupledModelException} (UNSUPPORTED) for
+     *                                  a decoupled model, whose zero or many responses need
+     *                                  {@link #submit(InferenceRequest, ResponseStreamListener)}
      * @throws IllegalStateException    when the request is already in flight
      * @throws IllegalArgumentException when {@code listener} is {@code null}
      */
     void submit(InferenceRequest request, ResponseListener listener);
+
+    /**
+     * Submits a request whose responses arrive one by one, each with its final flag (see
+     * {@link ResponseStreamListener}): the form for decoupled models ({@code model_transaction_policy { decoupled:
+     * true }}), which send zero or many responses per request. A non-decoupled model's request gets its one response
+     * with {@code last == true}. Validation, acceptance, threads and the request's flight are as for
+     * {@link #submit(InferenceRequest, ResponseListener)}; the flight ends when the final call is made.
+     *
+     * @param request  the request (in flight until the listener's final call)
+     * @param listener receives every response
+     * @throws InferenceException       as {@link #submit(InferenceRequest, ResponseListener)} does
+     * @throws IllegalStateException    when the request is already in flight
+     * @throws IllegalArgumentException when {@code listener} is {@code null}
+     */
+    void submit(InferenceRequest request, ResponseStreamListener listener);
 
     /**
      * Submits a request. The future always completes normally with the response, which may carry an error; it is

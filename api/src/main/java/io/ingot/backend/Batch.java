@@ -13,6 +13,9 @@ import java.lang.foreign.MemorySegment;
  * to {@link #batchSize()}, and the other dimensions are those of every request in it (the scheduler batches only
  * requests whose shapes agree). Otherwise the batch holds exactly one request and shapes are the request's.
  *
+ * <p>A decoupled model ({@code model_transaction_policy { decoupled: true }}) answers through
+ * {@link #responseSender(int)} instead, zero or many responses per request; {@link #allocateOutput} is then refused.
+ *
  * <p>Threads: not thread-safe; call its methods on the thread running {@code execute}. The memory it returns (inputs
  * and outputs) may be read and written by threads the engine itself runs (an engine's intra-op pool, say) until
  * {@code execute} returns.
@@ -84,4 +87,22 @@ public interface Batch
      * @throws IllegalStateException    when the request's allocator returns {@code null} or too little memory
      */
     MemorySegment allocateOutput(String name, long[] shape, long byteSize);
+
+    /**
+     * The sender of the responses of one request of a decoupled model's batch (see {@link ResponseSender}). Requests
+     * are in batch order, and request {@code r} holds the rows after those of requests {@code 0..r-1} (each
+     * {@code max(1, its batch size)} rows). The same sender is returned for the same request during one
+     * {@code execute}.
+     *
+     * @param request the request's index, {@code 0 <= request < requestCount()}
+     * @return its response sender, valid until {@code execute} returns
+     * @throws IllegalStateException     when the model is not decoupled (its engine answers with
+     *                                   {@link #allocateOutput} and one response per request)
+     * @throws IndexOutOfBoundsException for an index outside the batch
+     */
+    default ResponseSender responseSender(final int request)
+    {
+        throw new IllegalStateException("model '" + config().getName() + "' is not decoupled: write its outputs with "
+            + "allocateOutput, one response per request");
+    }
 }

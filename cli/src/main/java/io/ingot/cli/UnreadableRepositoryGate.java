@@ -8,6 +8,7 @@ import io.ingot.api.ModelLoadOverrides;
 import io.ingot.api.ModelMetadata;
 import io.ingot.api.ModelStatistics;
 import io.ingot.api.ResponseListener;
+import io.ingot.api.ResponseStreamListener;
 import io.ingot.api.ServerMetadata;
 import io.ingot.config.proto.ModelConfig;
 
@@ -43,6 +44,12 @@ final class UnreadableRepositoryGate implements InferenceCore
 
     @Override
     public void submit(final InferenceRequest request, final ResponseListener listener)
+    {
+        core.submit(request, listener);
+    }
+
+    @Override
+    public void submit(final InferenceRequest request, final ResponseStreamListener listener)
     {
         core.submit(request, listener);
     }

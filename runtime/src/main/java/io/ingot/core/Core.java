@@ -16,6 +16,7 @@ import io.ingot.api.ModelMetadata;
 import io.ingot.api.ModelStatistics;
 import io.ingot.api.ResponseAllocator;
 import io.ingot.api.ResponseListener;
+import io.ingot.api.ResponseStreamListener;
 import io.ingot.api.ServerMetadata;
 import io.ingot.api.TensorMetadata;
 import io.ingot.backend.Backend;
@@ -369,6 +370,18 @@ public final class Core implements InferenceCore
     @Override
     public void submit(final InferenceRequest request, final ResponseListener listener)
     {
+        accepting(request, listener).submit(request, listener);
+    }
+
+    @Override
+    public void submit(final InferenceRequest request, final ResponseStreamListener listener)
+    {
+        accepting(request, listener).submit(request, listener);
+    }
+
+    /** @return the model version that takes the request, after the checks both submit forms make */
+    private ServedVersion accepting(final InferenceRequest request, final Object listener)
+    {
         if (listener == null)
         {
             throw new IllegalArgumentException("a response listener is required");
@@ -377,7 +390,7 @@ public final class Core implements InferenceCore
         {
             throw new InferenceException(ErrorCode.UNAVAILABLE, "Server is stopping");
         }
-        runtime(request.modelName(), request.modelVersion()).submit(request, listener);
+        return runtime(request.modelName(), request.modelVersion());
     }
 
     @Override

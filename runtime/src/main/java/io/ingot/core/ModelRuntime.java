@@ -5,6 +5,7 @@ import io.ingot.agent.BackoffIdleStrategy;
 import io.ingot.agent.IdleStrategy;
 import io.ingot.agent.SpinningIdleStrategy;
 import io.ingot.agent.ThreadBell;
+import io.ingot.api.DecoupledModelException;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.FailureReason;
 import io.ingot.api.IdleMode;
@@ -17,6 +18,7 @@ import io.ingot.api.RequestTrace;
 import io.ingot.api.ResponseAllocator;
 import io.ingot.api.ResponseAssembly;
 import io.ingot.api.ResponseListener;
+import io.ingot.api.ResponseStreamListener;
 import io.ingot.backend.Backend;
 import io.ingot.backend.Engine;
 import io.ingot.backend.InstanceContext;
@@ -62,6 +64,8 @@ import java.util.List;
  * ({@link WarmupRunner}) right after its engine is created and before any instance thread starts, so a version is
  * constructed, and so installed and reported ready, only after every instance warmed up; a failing sample fails the
  * construction. A request that carries a {@link RequestTrace} gets its timestamps recorded; others cost a null check.
+ * A decoupled model's requests are accepted only with a {@link ResponseStreamListener}; their responses are
+ * delivered as the engine sends them ({@link #deliverPartial}), the final through the same path as any response.
  * Thread-safe.
  */
 final class ModelRuntime implements InstanceHost, ServedVersion
@@ -85,6 +89,8 @@ final class ModelRuntime implements InstanceHost, ServedVersion
     private final ModelScheduler scheduler;
     private final Timekeeper timekeeper;
     private final OrderedDelivery ordered;
+    /** {@code model_transaction_policy { decoupled: true }}: zero or many responses per request. */
+    private final boolean decoupled;
     private final Runnable cancelHook;
     private final List<AgentRunner> runners = new ArrayList<>();
 
@@ -101,6 +107,7 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         this.defaultAllocator = defaultAllocator;
         this.responses = responses;
         this.timekeeper = timekeeper;
+        this.decoupled = config.getModelTransactionPolicy().getDecoupled();
         if (config.getOutputCount() > 63 || config.getInputCount() > 63)
         {
             throw new InferenceException(ErrorCode.UNSUPPORTED, "model '" + name
@@ -272,6 +279,28 @@ final class ModelRuntime implements InstanceHost, ServedVersion
     @Override
     public void submit(final InferenceRequest request, final ResponseListener listener)
     {
+        if (decoupled)
+        {
+            throw new DecoupledModelException(name);
+        }
+        accept(request, listener, null);
+    }
+
+    /**
+     * Validates a request and hands it to the scheduler; its responses go to {@code stream}, each with its final flag
+     * (a non-decoupled model's one response is final).
+     *
+     * @throws InferenceException as {@link #submit(InferenceRequest, ResponseListener)} does, decoupled or not
+     */
+    @Override
+    public void submit(final InferenceRequest request, final ResponseStreamListener stream)
+    {
+        accept(request, null, stream);
+    }
+
+    private void accept(final InferenceRequest request, final ResponseListener listener,
+        final ResponseStreamListener stream)
+    {
         final PendingRequest pending = RequestValidator.bookkeepingOf(request);
         final RequestTrace trace = request.trace();
         if (trace != null)
@@ -288,7 +317,7 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         final CachedResponse cached = caching == null ? null : caching.lookup(request, pending);
         if (cached != null)
         {
-            answerFromCache(request, listener, pending, cached);
+            answerFromCache(request, listener, stream, pending, cached);
             return;
         }
         if (!RequestLifecycle.begin(request, cancelHook))
@@ -298,6 +327,7 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         }
         pending.request = request;
         pending.listener = listener;
+        pending.stream = stream;
         try
         {
             if (trace != null)
@@ -403,7 +433,7 @@ final class ModelRuntime implements InstanceHost, ServedVersion
 
     /** A response-cache hit: answered on the submitting thread, before the request reaches the scheduler. */
     private void answerFromCache(final InferenceRequest request, final ResponseListener listener,
-        final PendingRequest pending, final CachedResponse cached)
+        final ResponseStreamListener stream, final PendingRequest pending, final CachedResponse cached)
     {
         if (!RequestLifecycle.begin(request, cancelHook))
         {
@@ -412,6 +442,7 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         }
         pending.request = request;
         pending.listener = listener;
+        pending.stream = stream;
         final InferenceResponse response = openResponse(pending);
         try
         {
@@ -448,6 +479,7 @@ final class ModelRuntime implements InstanceHost, ServedVersion
     {
         final InferenceRequest userRequest = request.request;
         final ResponseListener listener = request.listener;
+        final ResponseStreamListener stream = request.stream;
         request.clear();
         final RequestTrace trace = userRequest.trace();
         if (trace != null)
@@ -457,12 +489,45 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         RequestLifecycle.end(userRequest);
         try
         {
-            listener.onResponse(response);
+            if (stream != null)
+            {
+                stream.onResponse(response, true);
+            }
+            else if (response != null)  // null: a decoupled model's flags-only final, which a warmup run ignores
+            {
+                listener.onResponse(response);
+            }
         }
         catch (final Throwable ex)
         {
             LOG.log(Level.WARNING, "response listener of model '" + name + "' threw", ex);
         }
+    }
+
+    @Override
+    public void deliverPartial(final PendingRequest request, final InferenceResponse response)
+    {
+        try
+        {
+            if (request.stream != null)
+            {
+                request.stream.onResponse(response, false);
+            }
+            else
+            {
+                request.listener.onResponse(response);  // a warmup run: it only collects errors
+            }
+        }
+        catch (final Throwable ex)
+        {
+            LOG.log(Level.WARNING, "response listener of model '" + name + "' threw", ex);
+        }
+    }
+
+    @Override
+    public boolean isStopping()
+    {
+        return scheduler.isStopping();
     }
 
     /** @return statistics of this version */

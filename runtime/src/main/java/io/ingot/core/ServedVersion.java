@@ -3,6 +3,7 @@ package io.ingot.core;
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.ModelStatistics;
 import io.ingot.api.ResponseListener;
+import io.ingot.api.ResponseStreamListener;
 import io.ingot.config.proto.ModelConfig;
 
 import java.util.List;
@@ -21,6 +22,19 @@ interface ServedVersion
      * @throws io.ingot.api.InferenceException when the request is refused (no response follows)
      */
     void submit(InferenceRequest request, ResponseListener listener);
+
+    /**
+     * Validates a request and accepts it; its listener then gets the responses, the last one flagged. A version
+     * that answers once (an ensemble) delivers its one response as the last.
+     *
+     * @param request  the request
+     * @param listener its listener
+     * @throws io.ingot.api.InferenceException when the request is refused (no response follows)
+     */
+    default void submit(final InferenceRequest request, final ResponseStreamListener listener)
+    {
+        submit(request, response -> listener.onResponse(response, true));
+    }
 
     /** @return the version's final configuration */
     ModelConfig config();

@@ -5,6 +5,7 @@ import io.ingot.tensor.DataType;
 import io.ingot.api.InferenceRequest;
 import io.ingot.backend.Batch;
 import io.ingot.backend.BatchInput;
+import io.ingot.backend.ResponseSender;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.device.PinnedAllocator;
 import io.ingot.scheduler.FormedBatch;
@@ -119,6 +120,9 @@ final class AssembledBatch implements Batch
     /** The engine's state outputs, by state index (also in {@link #outputs}, after the configured outputs). */
     private final OutputSlot[] stateOutputs;
 
+    /** A decoupled model's response senders, or {@code null}: then the engine answers with allocateOutput. */
+    private final ResponseSenders senders;
+
     FormedBatch payload;
     private long requestedOutputs;
 
@@ -128,6 +132,7 @@ final class AssembledBatch implements Batch
         this.config = host.config();
         this.batchDimension = config.getMaxBatchSize() > 0;
         this.acceptsHeapInputs = acceptsHeapInputs;
+        this.senders = config.getModelTransactionPolicy().getDecoupled() ? new ResponseSenders(host, allocator) : null;
         sequenceControls = config.hasSequenceBatching() ? new SequenceControlInputs(config, allocator) : null;
         inputs = new InputView[config.getInputCount()];
         states = config.getSequenceBatching().getStateCount() == 0 ? null
@@ -334,32 +339,13 @@ final class AssembledBatch implements Batch
     public MemorySegment allocateOutput(final String name, final long[] shape)
     {
         final OutputSlot slot = slot(name);
-        if (slot.dataType == DataType.BYTES)
-        {
-            throw new IllegalArgumentException("output '" + name + "' of model '" + host.modelName()
-                + "' is BYTES: use allocateOutput(name, shape, byteSize)");
-        }
-        long elements = 1;
-        for (final long dim : shape)
-        {
-            if (dim < 0)
-            {
-                throw new IllegalArgumentException("output '" + name + "' of model '" + host.modelName()
-                    + "' has a negative dimension in shape " + Arrays.toString(shape));
-            }
-            elements = Math.multiplyExact(elements, dim);
-        }
-        return allocate(slot, shape, elements * slot.dataType.byteSize());
+        return allocate(slot, shape, OutputSizes.fixedByteSize(host.modelName(), name, slot.dataType, shape));
     }
 
     @Override
     public MemorySegment allocateOutput(final String name, final long[] shape, final long byteSize)
     {
-        if (byteSize < 0)
-        {
-            throw new IllegalArgumentException("output '" + name + "' byte size must be >= 0, was " + byteSize);
-        }
-        return allocate(slot(name), shape, byteSize);
+        return allocate(slot(name), shape, OutputSizes.checkedByteSize(name, byteSize));
     }
 
     private OutputSlot slot(final String name)
@@ -374,6 +360,11 @@ final class AssembledBatch implements Batch
 
     private MemorySegment allocate(final OutputSlot slot, final long[] shape, final long byteSize)
     {
+        if (senders != null)
+        {
+            throw new IllegalStateException("model '" + host.modelName() + "' is decoupled: send its outputs through "
+                + "responseSender(request), zero or many responses per request");
+        }
         if (batchDimension && (shape.length == 0 || shape[0] != payload.batchSize()))
         {
             throw new IllegalArgumentException("output '" + slot.name + "' of model '" + host.modelName()
@@ -411,8 +402,28 @@ final class AssembledBatch implements Batch
         return slot.data;
     }
 
+    @Override
+    public ResponseSender responseSender(final int request)
+    {
+        if (senders == null)
+        {
+            return Batch.super.responseSender(request);
+        }
+        return senders.get(request);
+    }
+
+    /** @return the decoupled model's response senders, or {@code null} for a one-response model */
+    ResponseSenders senders()
+    {
+        return senders;
+    }
+
     void close()
     {
+        if (senders != null)
+        {
+            senders.close();
+        }
         for (final StagingBuffer buffer : inputStaging)
         {
             buffer.close();

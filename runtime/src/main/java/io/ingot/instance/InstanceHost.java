@@ -38,12 +38,30 @@ public interface InstanceHost
 
     /**
      * Delivers a finished response (in order, when the model preserves ordering) and recycles the request's
-     * bookkeeping.
+     * bookkeeping. For a decoupled model it is the request's final; {@code null} for a flags-only final.
      *
      * @param request  the request
-     * @param response its response (outputs or error)
+     * @param response its response (outputs or error), or {@code null} for a decoupled model's flags-only final
      */
     void deliver(PendingRequest request, InferenceResponse response);
+
+    /**
+     * Delivers one response of a decoupled model's request that is not its final: straight to its listener, on
+     * this thread. The request stays in flight.
+     *
+     * @param request  the request
+     * @param response the response (outputs or error)
+     */
+    default void deliverPartial(final PendingRequest request, final InferenceResponse response)
+    {
+        throw new UnsupportedOperationException("model '" + modelName() + "' does not stream responses");
+    }
+
+    /** @return whether the model version is stopping (a decoupled engine may then end its streams early) */
+    default boolean isStopping()
+    {
+        return false;
+    }
 
     /**
      * @return the model's directory (where {@code initial_state/} files are), or {@code null} for an in-memory model

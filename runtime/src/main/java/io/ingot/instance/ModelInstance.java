@@ -25,6 +25,8 @@ import java.lang.foreign.ValueLayout;
  * SPI is synchronous, so one staging set suffices: the next batch is assembled only after the engine returned.
  * Its thread's duty cycle (taking batches) is {@link InstanceAgent}'s. Not thread-safe: its instance thread only.
  *
+ * <p>A decoupled model's batch runs through {@link DecoupledExecution} instead, zero or many responses per request.
+ *
  * <p>An engine failure fails exactly its batch: every request of it gets an INTERNAL error naming the model and the
  * cause, and the instance serves the next batch.
  */
@@ -38,6 +40,8 @@ public final class ModelInstance implements AutoCloseable
     private final StatsCell stats;
     private final boolean batchDimension;
     private final AssembledBatch staging;
+    /** How a decoupled model's batch runs, or {@code null}: the one-response path below is the only check. */
+    private final DecoupledExecution decoupled;
 
     /**
      * @param host      the model version
@@ -55,6 +59,8 @@ public final class ModelInstance implements AutoCloseable
         this.stats = host.stats().cell(index);
         this.batchDimension = host.config().getMaxBatchSize() > 0;
         this.staging = new AssembledBatch(host, allocator, engine.acceptsHeapInputs());
+        this.decoupled = staging.senders() == null ? null
+            : new DecoupledExecution(host, name, engine, stats, staging);
     }
 
     /** @return the instance's name. */
@@ -85,6 +91,11 @@ public final class ModelInstance implements AutoCloseable
      */
     public void execute(final FormedBatch payload)
     {
+        if (decoupled != null)
+        {
+            decoupled.execute(payload);
+            return;
+        }
         final int count = payload.count();
         final long computeStart = System.nanoTime();
         final AssembledBatch batch = staging;
@@ -348,7 +359,7 @@ public final class ModelInstance implements AutoCloseable
         return failedScratch;
     }
 
-    private static String describe(final Throwable failure)
+    static String describe(final Throwable failure)
     {
         final String message = failure.getMessage();
         return message == null || message.isBlank() ? failure.getClass().getSimpleName() : message;

@@ -2,6 +2,7 @@ package io.ingot.scheduler;
 
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.ResponseListener;
+import io.ingot.api.ResponseStreamListener;
 
 /**
  * The core's bookkeeping for one accepted request, from acceptance to its response. Attached to the caller's
@@ -22,6 +23,8 @@ public final class PendingRequest
     public InferenceRequest request;
     /** Receives the response. */
     public ResponseListener listener;
+    /** Receives every response with its final flag, instead of {@link #listener}, or {@code null}. */
+    public ResponseStreamListener stream;
     /** {@code max(1, batch size)} of the request. */
     public int batchSize;
     /** Priority level (0 when the model has no levels). */
@@ -58,6 +61,7 @@ public final class PendingRequest
     {
         request = null;
         listener = null;
+        stream = null;
         orderSequence = NO_ORDER;
         deadlineNs = 0;
         timeoutNs = 0;

@@ -206,7 +206,7 @@ class EnsembleSchedulingTest
         try (InferenceCore core = TestModels.core(recording, FORK, IDENT32, TestModels.recording("rec", 4, "")))
         {
             final List<InferenceResponse> delivered = new CopyOnWriteArrayList<>();
-            core.submit(forkRequest("fork", RecordingBackend.FAIL), delivered::add);
+            core.submit(forkRequest("fork", RecordingBackend.FAIL), response -> delivered.add(response));
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (delivered.isEmpty() && System.nanoTime() < deadline)
             {

@@ -128,7 +128,12 @@ public final class GrpcInferDecoder
                 }
                 case TRITON_EMPTY_FINAL_RESPONSE ->
                 {
-                    // Ingot's models answer each request with exactly one, final response.
+                    // Triton's infer_handler.cc SetStateParameterFromTritonParameter.
+                    if (value.getParameterChoiceCase() != InferParameter.ParameterChoiceCase.BOOL_PARAM)
+                    {
+                        throw invalid("invalid value type for '" + key + "' parameter, expected bool_param.");
+                    }
+                    call.emptyFinalResponse(value.getBoolParam());
                 }
                 default ->
                 {

@@ -27,8 +27,22 @@ import java.util.List;
  */
 public final class GrpcInferEncoder
 {
+    /** The response parameter Triton's stream sets on each response: whether it is its request's last. */
+    static final String FINAL_RESPONSE = "triton_final_response";
+    private static final InferParameter FINAL = InferParameter.newBuilder().setBoolParam(true).build();
+    private static final InferParameter NOT_FINAL = InferParameter.newBuilder().setBoolParam(false).build();
+
     private GrpcInferEncoder()
     {
+    }
+
+    /**
+     * @param last whether the response is its request's last
+     * @return the value of {@value #FINAL_RESPONSE} (shared immutable messages)
+     */
+    static InferParameter finalParameter(final boolean last)
+    {
+        return last ? FINAL : NOT_FINAL;
     }
 
     /**
@@ -50,13 +64,30 @@ public final class GrpcInferEncoder
     }
 
     /**
-     * @param call          the call
-     * @param response      the successful response
-     * @param finalResponse true to set {@code parameters["triton_final_response"]} (streaming responses)
-     * @return the message
+     * @param call     the call
+     * @param response the successful response
+     * @return the message of a unary {@code ModelInfer}, without Triton's stream parameters
      * @throws InferenceException when an output cannot be placed as requested
      */
-    public static Encoded encode(final InferCall call, final InferenceResponse response, final boolean finalResponse)
+    public static Encoded encode(final InferCall call, final InferenceResponse response)
+    {
+        return encode(call, response, null);
+    }
+
+    /**
+     * @param call     the call
+     * @param response the successful response
+     * @param last     whether it is its request's final response
+     * @return the message of a {@code ModelStreamInfer} response, with {@code parameters["triton_final_response"]}
+     *         set to {@code last}, as Triton sets it on every streamed response
+     * @throws InferenceException when an output cannot be placed as requested
+     */
+    public static Encoded encodeStreamed(final InferCall call, final InferenceResponse response, final boolean last)
+    {
+        return encode(call, response, last ? Boolean.TRUE : Boolean.FALSE);
+    }
+
+    private static Encoded encode(final InferCall call, final InferenceResponse response, final Boolean finalFlag)
     {
         final List<ByteBuf> buffers = new ArrayList<>(response.outputCount());
         try
@@ -65,9 +96,9 @@ public final class GrpcInferEncoder
                 .setModelName(response.modelName())
                 .setModelVersion(ModelVersions.format(response.modelVersion()))
                 .setId(response.id());
-            if (finalResponse)
+            if (finalFlag != null)
             {
-                message.putParameters("triton_final_response", InferParameter.newBuilder().setBoolParam(true).build());
+                message.putParameters(FINAL_RESPONSE, finalParameter(finalFlag));
             }
             for (int i = 0; i < response.outputCount(); i++)
             {

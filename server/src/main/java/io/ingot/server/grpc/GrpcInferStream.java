@@ -4,7 +4,7 @@ import io.grpc.stub.StreamObserver;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceResponse;
-import io.ingot.api.ResponseListener;
+import io.ingot.api.ResponseStreamListener;
 import io.ingot.server.net.ClientText;
 import io.ingot.server.protocol.InferCall;
 import io.ingot.server.protocol.ModelVersions;
@@ -13,11 +13,18 @@ import io.ingot.server.proto.ModelInferResponse;
 import io.ingot.server.proto.ModelStreamInferResponse;
 import io.netty.buffer.ByteBufAllocator;
 
+import java.util.HashSet;
+import java.util.Set;
+
 /**
  * One {@code ModelStreamInfer} stream: every request read from the stream is submitted at once, and each response is
- * sent as it completes (not necessarily in request order; clients match them by id). A failed request is answered
+ * sent as it completes (not necessarily in request order; clients match them by id). A decoupled model's request may
+ * get zero or many responses, each sent as the model sends it; as in Triton's {@code stream_infer_handler.cc}, every
+ * response carries {@code parameters["triton_final_response"]} (true on its request's last, and always for other
+ * models), and a flags-only final is dropped unless the request set {@code triton_enable_empty_final_response}, which
+ * makes it an empty response with the request's id, model name and version. A failed request is answered
  * in the stream with {@code error_message} and the stream stays open. When the client half-closes, the stream ends
- * after the last in-flight response.
+ * after the last in-flight request's final.
  *
  * <p>Responses complete on several Ingot threads; sending is serialized on this object, as gRPC requires.
  */
@@ -30,6 +37,8 @@ final class GrpcInferStream implements StreamObserver<ModelInferRequest>
     private final ByteBufAllocator allocator;
     private final StreamObserver<ModelStreamInferResponse> observer;
     private int inFlight;
+    /** The requests submitted and not yet final, cancelled when the client goes away (as Triton's stream does). */
+    private final Set<InferCall> submitted = new HashSet<>();
     private boolean halfClosed;
     private boolean ended;
 
@@ -58,12 +67,17 @@ final class GrpcInferStream implements StreamObserver<ModelInferRequest>
         {
             call = new InferCall(allocator, request.getModelName(), ModelVersions.parse(request.getModelVersion()));
             decoder.decode(request, call);
+            synchronized (this)
+            {
+                submitted.add(call);
+            }
             core.submit(call.request(), new StreamExchange(call, request));
         }
         catch (final InferenceException failure)
         {
             if (call != null)
             {
+                forget(call);
                 call.release();
             }
             sendError(request, failure.getMessage());
@@ -72,6 +86,7 @@ final class GrpcInferStream implements StreamObserver<ModelInferRequest>
         {
             if (call != null)
             {
+                forget(call);
                 call.release();
             }
             LOG.log(System.Logger.Level.ERROR, "streamed inference for model '" + request.getModelName()
@@ -83,11 +98,23 @@ final class GrpcInferStream implements StreamObserver<ModelInferRequest>
     @Override
     public void onError(final Throwable cause)
     {
-        // The client cancelled or the connection broke: in-flight responses are dropped when they arrive.
+        // The client cancelled or the connection broke: the requests still streaming are cancelled (a decoupled
+        // model may stop early), and their responses are dropped when they arrive.
+        final InferCall[] open;
         synchronized (this)
         {
             ended = true;
+            open = submitted.toArray(new InferCall[0]);
         }
+        for (final InferCall call : open)
+        {
+            call.request().cancel();
+        }
+    }
+
+    private synchronized void forget(final InferCall call)
+    {
+        submitted.remove(call);
     }
 
     @Override
@@ -104,19 +131,32 @@ final class GrpcInferStream implements StreamObserver<ModelInferRequest>
     {
         send(ModelStreamInferResponse.newBuilder()
             .setErrorMessage(message == null ? "unknown error" : ClientText.message(message))
-            .setInferResponse(ModelInferResponse.newBuilder()
-                .setModelName(request.getModelName())
-                .setModelVersion(request.getModelVersion())
-                .setId(request.getId()))
-            .build());
+            .setInferResponse(header(request))
+            .build(), true);
     }
 
-    private void send(final ModelStreamInferResponse response)
+    /** @return a response that only names the request: its id, model name and version */
+    private static ModelInferResponse.Builder header(final ModelInferRequest request)
+    {
+        return ModelInferResponse.newBuilder()
+            .setModelName(request.getModelName())
+            .setModelVersion(request.getModelVersion())
+            .setId(request.getId());
+    }
+
+    /**
+     * @param response the message, or {@code null} for nothing to send (a dropped flags-only final)
+     * @param last     whether it ends its request (then the request is no longer in flight)
+     */
+    private void send(final ModelStreamInferResponse response, final boolean last)
     {
         synchronized (this)
         {
-            inFlight--;
-            if (!ended)
+            if (last)
+            {
+                inFlight--;
+            }
+            if (response != null && !ended)
             {
                 try
                 {
@@ -149,8 +189,8 @@ final class GrpcInferStream implements StreamObserver<ModelInferRequest>
         }
     }
 
-    /** One streamed request in flight. */
-    private final class StreamExchange implements ResponseListener
+    /** One streamed request in flight: its responses, each with its final flag. */
+    private final class StreamExchange implements ResponseStreamListener
     {
         private final InferCall call;
         private final ModelInferRequest request;
@@ -162,8 +202,13 @@ final class GrpcInferStream implements StreamObserver<ModelInferRequest>
         }
 
         @Override
-        public void onResponse(final InferenceResponse response)
+        public void onResponse(final InferenceResponse response, final boolean last)
         {
+            if (response == null)
+            {
+                emptyFinal();
+                return;
+            }
             GrpcInferEncoder.Encoded encoded = null;
             String error = null;
             try
@@ -174,7 +219,7 @@ final class GrpcInferStream implements StreamObserver<ModelInferRequest>
                 }
                 else
                 {
-                    encoded = GrpcInferEncoder.encode(call, response, true);
+                    encoded = GrpcInferEncoder.encodeStreamed(call, response, last);
                 }
             }
             catch (final InferenceException failure)
@@ -194,11 +239,16 @@ final class GrpcInferStream implements StreamObserver<ModelInferRequest>
             {
                 if (encoded != null)
                 {
-                    send(ModelStreamInferResponse.newBuilder().setInferResponse(encoded.message()).build());
+                    send(ModelStreamInferResponse.newBuilder().setInferResponse(encoded.message()).build(), last);
                 }
                 else
                 {
-                    sendError(request, error);
+                    // Triton: the error in error_message, the response naming the request and whether it was last.
+                    send(ModelStreamInferResponse.newBuilder()
+                        .setErrorMessage(error == null ? "unknown error" : ClientText.message(error))
+                        .setInferResponse(header(request).putParameters(GrpcInferEncoder.FINAL_RESPONSE,
+                            GrpcInferEncoder.finalParameter(last)))
+                        .build(), last);
                 }
             }
             finally
@@ -207,6 +257,27 @@ final class GrpcInferStream implements StreamObserver<ModelInferRequest>
                 {
                     encoded.release();
                 }
+                if (last)
+                {
+                    forget(call);
+                    call.release();
+                }
+            }
+        }
+
+        /** A decoupled model's flags-only final: dropped, or an empty response when the client asked for it. */
+        private void emptyFinal()
+        {
+            try
+            {
+                send(!call.emptyFinalResponse() ? null : ModelStreamInferResponse.newBuilder()
+                    .setInferResponse(header(request).putParameters(GrpcInferEncoder.FINAL_RESPONSE,
+                        GrpcInferEncoder.finalParameter(true)))
+                    .build(), true);
+            }
+            finally
+            {
+                forget(call);
                 call.release();
             }
         }

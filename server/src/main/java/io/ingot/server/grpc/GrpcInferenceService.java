@@ -3,6 +3,7 @@ package io.ingot.server.grpc;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import io.ingot.api.DecoupledModelException;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
@@ -399,6 +400,13 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
             }
             core.submit(call.request(), new UnaryExchange(call, observer, trace, tracer));
         }
+        catch (final DecoupledModelException decoupled)
+        {
+            // Triton's infer_handler.cc: a decoupled model answers only on the stream.
+            call.release();
+            observer.onError(GrpcStatuses.of(new InferenceException(ErrorCode.UNSUPPORTED,
+                "ModelInfer RPC doesn't support models with decoupled transaction policy")));
+        }
         catch (final InferenceException failure)
         {
             call.release();
@@ -490,7 +498,7 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
                 {
                     throw response.error();
                 }
-                encoded = GrpcInferEncoder.encode(call, response, false);
+                encoded = GrpcInferEncoder.encode(call, response);
             }
             catch (final InferenceException failure)
             {

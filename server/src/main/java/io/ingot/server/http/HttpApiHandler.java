@@ -1,5 +1,6 @@
 package io.ingot.server.http;
 
+import io.ingot.api.DecoupledModelException;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
 import io.ingot.server.access.RestrictedApis;
@@ -172,6 +173,12 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
                 exchange.trace(trace, api.tracer());
             }
             api.core().submit(call.request(), exchange);
+        }
+        catch (final DecoupledModelException decoupled)
+        {
+            // Triton's http_server.cc CheckTransactionPolicy: 501, the zero or many responses need gRPC streaming.
+            exchange.fail(new InferenceException(ErrorCode.UNSUPPORTED,
+                "HTTP end point doesn't support models with decoupled transaction policy"));
         }
         catch (final InferenceException failure)
         {

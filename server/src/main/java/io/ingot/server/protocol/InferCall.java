@@ -36,6 +36,7 @@ public final class InferCall implements ResponseAllocator
     private boolean allOutputs = true;
     private boolean defaultBinary;
     private boolean released;
+    private boolean emptyFinalResponse;
 
     /**
      * @param allocator where input copies and outputs are allocated
@@ -252,6 +253,21 @@ public final class InferCall implements ResponseAllocator
         {
             target.asSlice(0, data.byteSize()).copyFrom(data);
         }
+    }
+
+    /**
+     * @param enabled whether the client asked for a decoupled model's flags-only final as an empty response (gRPC
+     *                {@code triton_enable_empty_final_response})
+     */
+    public void emptyFinalResponse(final boolean enabled)
+    {
+        emptyFinalResponse = enabled;
+    }
+
+    /** @return whether a flags-only final is sent to the client as an empty response */
+    public boolean emptyFinalResponse()
+    {
+        return emptyFinalResponse;
     }
 
     /** Frees input copies, unsent output buffers and shared-memory holds. Idempotent. */

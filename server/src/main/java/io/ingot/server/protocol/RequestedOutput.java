@@ -70,6 +70,11 @@ public final class RequestedOutput
 
     void allocated(final ByteBuf allocatedBuffer, final MemorySegment allocatedMemory)
     {
+        if (buffer != null && buffer != allocatedBuffer)
+        {
+            // A decoupled model's earlier response that was never sent: its buffer is not needed any more.
+            buffer.release();
+        }
         this.buffer = allocatedBuffer;
         this.memory = allocatedMemory;
     }

@@ -3,8 +3,10 @@ package io.ingot.server.testing;
 import io.grpc.stub.StreamObserver;
 import io.ingot.server.proto.ModelStreamInferResponse;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -15,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 public final class StreamResponses implements StreamObserver<ModelStreamInferResponse>
 {
     private final Map<String, ModelStreamInferResponse> byId = new ConcurrentHashMap<>();
+    private final List<ModelStreamInferResponse> all = new CopyOnWriteArrayList<>();
     private final CountDownLatch ended = new CountDownLatch(1);
     private volatile Throwable failure;
 
@@ -22,6 +25,7 @@ public final class StreamResponses implements StreamObserver<ModelStreamInferRes
     public void onNext(final ModelStreamInferResponse response)
     {
         byId.put(response.getInferResponse().getId(), response);
+        all.add(response);
     }
 
     @Override
@@ -53,7 +57,13 @@ public final class StreamResponses implements StreamObserver<ModelStreamInferRes
         return failure;
     }
 
-    /** @return the responses so far, by request id */
+    /** @return every response so far, in the order they arrived (a decoupled model's many per request) */
+    public List<ModelStreamInferResponse> all()
+    {
+        return all;
+    }
+
+    /** @return the responses so far, by request id (the last one of each id) */
     public Map<String, ModelStreamInferResponse> byId()
     {
         return byId;
