@@ -120,7 +120,7 @@ final class ModelRuntime implements InstanceHost
         this.ordered = settings.preserveOrdering() ? new OrderedDelivery(this::finish) : null;
         this.cancelHook = scheduler::requestSweep;
 
-        this.stats = new ModelStatsRecorder(settings.maxBatchSize(), contexts.size(), scheduler::queuedRequests);
+        this.stats = new ModelStatsRecorder(settings.maxBatchSize(), contexts.size(), this::queuedRequests);
         this.caching = cachingOf(cache);
         final List<Engine> engines = new ArrayList<>();
         final List<ModelInstance> instances = new ArrayList<>();
@@ -493,10 +493,15 @@ final class ModelRuntime implements InstanceHost
         return !scheduler.isStopping();
     }
 
-    /** @return the requests accepted and not yet in a batch or answered */
+    /** @return the requests accepted and not yet executing or answered (a batch the rate limiter holds back counts) */
     long queuedRequests()
     {
-        return scheduler.queuedRequests();
+        long waiting = 0;
+        for (int i = 0; i < claims.size(); i++)
+        {
+            waiting += claims.get(i).waitingRequests();  // formed batches the rate limiter holds back: still pending
+        }
+        return scheduler.queuedRequests() + waiting;
     }
 
     /**

@@ -102,6 +102,7 @@ public final class InstanceAgent implements Agent
                 return 0;
             }
             awaitingGrant = false;
+            claim.waitingWith(0);
             return executeBatch();
         }
         if (!scheduler.tryAcquireRole(holder))
@@ -133,6 +134,7 @@ public final class InstanceAgent implements Agent
             if (claim != null && !claim.tryAcquire())
             {
                 awaitingGrant = true;
+                claim.waitingWith(batch.count());
                 return 0;
             }
             return executeBatch();

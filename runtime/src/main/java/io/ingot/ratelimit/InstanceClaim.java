@@ -26,6 +26,8 @@ public final class InstanceClaim
     private final long priority;
     private volatile Bell bell = new ThreadBell();
     private volatile boolean granted;
+    /** Requests of the formed batch that waits for the grant (owner writes, statistics read). */
+    private volatile int waitingRequests;
     // Guarded by the limiter's lock:
     private ResourcePools.Pool[] pools;
     private long[] units;
@@ -61,6 +63,23 @@ public final class InstanceClaim
     public boolean tryAcquire()
     {
         return granted || limiter.stage(this);
+    }
+
+    /**
+     * Says how many requests the batch waiting for the grant holds (0 once it runs): they count as pending, as
+     * Triton counts the rate limiter's wait in {@code nv_inference_pending_request_count}. The owner thread only.
+     *
+     * @param requests the batch's requests
+     */
+    public void waitingWith(final int requests)
+    {
+        waitingRequests = requests;
+    }
+
+    /** @return the requests of the batch waiting for the grant (any thread; a racy read, for statistics) */
+    public int waitingRequests()
+    {
+        return waitingRequests;
     }
 
     /** @return whether the instance is waiting for a grant (the limiter's lock held, or a racy read) */

@@ -131,9 +131,11 @@ class RateLimitedServingTest
                 answers.incrementAndGet();
                 waiting.complete(response);
             });
-            Thread.sleep(100);
+            Thread.sleep(300);
             assertTrue(backend.recorder("b").batches.isEmpty(), "b's instance waits for R, which a holds");
             assertFalse(waiting.isDone());
+            assertEquals(1, core.modelStatistics("b", 1).get(0).pendingRequests(),
+                "a batch waiting for its resources is pending, as in Triton");
             final Thread unload = Thread.ofPlatform().start(() -> core.unloadModel("b"));
             unload.join(100);
             assertTrue(unload.isAlive(), "the unload lets the formed batch run first");
@@ -165,7 +167,8 @@ class RateLimitedServingTest
         {
             waiting.add(core.submit(TestModels.tagged("b", i, 1)));
         }
-        Thread.sleep(100);
+        Thread.sleep(300);
+        assertEquals(6, core.modelStatistics("b", 1).get(0).pendingRequests(), "one waiting batch, five queued");
         final Thread close = Thread.ofPlatform().start(core::close);
         Thread.sleep(100);
         backend.recorder("a").openGate();
@@ -183,6 +186,33 @@ class RateLimitedServingTest
             }
         }
         assertTrue(executed >= 1, "the batch formed before the stop ran");
+    }
+
+    @Test
+    void aWarmupHoldsTheInstancesResourcesToo() throws Exception
+    {
+        final ModelConfig warmed = model("w", 1, 1, 0).toBuilder().addModelWarmup(TestModels.config(
+            "model_warmup [{ name: 'zeros' batch_size: 1 inputs { key: 'INPUT0' value { data_type: TYPE_INT32"
+                + " dims: [1] zero_data: true } } }]").getModelWarmup(0)).build();
+        try (InferenceCore core = InferenceCore.open(options(RateLimitMode.EXECUTION_COUNT, model("a", 1, 1, 0),
+            warmed).controlMode(ModelControlMode.EXPLICIT).startupModel("*").build()))
+        {
+            assertEquals(1, backend.recorder("w").batches.size(), "warmed up at start-up, R free");
+            final CompletableFuture<InferenceResponse> gated = core.submit(TestModels.tagged("a", RecordingBackend.GATE,
+                1));
+            backend.recorder("a").awaitGateReached();
+            final Thread reload = Thread.ofPlatform().start(() -> core.loadModel("w"));
+            reload.join(300);
+            assertTrue(reload.isAlive(), "the new version's warm-up waits for R");
+            assertEquals(1, backend.recorder("w").batches.size());
+            backend.recorder("a").openGate();
+            reload.join(30_000);
+            assertFalse(reload.isAlive());
+            assertTrue(await(gated).isOk());
+            assertEquals(2, backend.recorder("w").batches.size());
+            assertTrue(backend.recorder("w").spans.get(1)[0] >= backend.recorder("a").spans.get(0)[1],
+                "the warm-up ran after a released R");
+        }
     }
 
     @Test
