@@ -287,8 +287,8 @@ class TritonFlagsTest
             "--buffer-manager-thread-count=0")), accepted.toString());
         final ServeCommand serve = parse(withRepository(accepted.toArray(String[]::new)));
         UnsupportedTritonFlags.check(serve.spec.commandLine().getParseResult());
-        final ServeCommand upper = parse(withRepository("--grpc-infer-response-compression-level=NONE", "--grpc-use-ssl",
-            "0"));
+        final ServeCommand upper = parse(withRepository("--grpc-infer-response-compression-level=NONE",
+            "--grpc-use-ssl", "0"));
         UnsupportedTritonFlags.check(upper.spec.commandLine().getParseResult());
     }
 

@@ -168,7 +168,10 @@ final class ResourcePools
         return result;
     }
 
-    /** Triton's {@code ComputeResourceLimits}, {@code ParseAndValidateExplicitResources}, {@code ValidateMaxResources}. */
+    /**
+     * Triton's {@code ComputeResourceLimits}, then {@code ParseAndValidateExplicitResources}, then
+     * {@code ValidateMaxResources}.
+     */
     private void recompute()
     {
         final TreeMap<Pool.Key, Long> max = maxDemand();
