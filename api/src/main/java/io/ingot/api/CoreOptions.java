@@ -64,13 +64,19 @@ import java.util.Set;
  * @param maxModelOverrideBytes the most bytes one load request's {@link ModelLoadOverrides} may write to disk
  *                          (configuration and files together); a larger request is refused before anything is
  *                          written (default {@link #DEFAULT_MAX_MODEL_OVERRIDE_BYTES})
+ * @param rateLimitMode     Triton's {@code --rate-limit}: {@link RateLimitMode#OFF} (the default) ignores every
+ *                          {@code instance_group.rate_limiter}; {@link RateLimitMode#EXECUTION_COUNT} makes instances
+ *                          of every model hold their resources while they execute, served by priority
+ * @param rateLimitResources Triton's {@code --rate-limit-resource}: the units of each resource; empty (the default)
+ *                          gives each resource the most any loaded instance asks for. A name given twice for one
+ *                          device keeps the smaller count, as Triton does
  */
 public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMemoryModels,
     ModelControlMode controlMode, Set<String> startupModels, String modelConfigName, IdleMode idleMode, int ringSize,
     PinnedAllocator pinnedAllocator, ResponseAllocator responseAllocator, String serverName, String serverVersion,
     List<BackendFactory> backends, boolean autoCompleteConfig, boolean strictReadiness, boolean exitOnError,
     int repositoryPollSeconds, Map<String, Map<String, String>> backendConfig, long responseCacheBytes,
-    long maxModelOverrideBytes)
+    long maxModelOverrideBytes, RateLimitMode rateLimitMode, List<RateLimitResource> rateLimitResources)
 {
     /** Default slots per request ring. */
     public static final int DEFAULT_RING_SIZE = 1024;
@@ -94,6 +100,8 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         inMemoryModels = Map.copyOf(inMemoryModels);
         startupModels = Set.copyOf(startupModels);
         backends = List.copyOf(backends);
+        rateLimitResources = List.copyOf(rateLimitResources);
+        Objects.requireNonNull(rateLimitMode, "rateLimitMode");
         final Map<String, Map<String, String>> frozen = new LinkedHashMap<>();
         backendConfig.forEach((backend, settings) -> frozen.put(backend, Map.copyOf(settings)));
         backendConfig = Map.copyOf(frozen);
@@ -162,6 +170,8 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         private final Map<String, Map<String, String>> backendConfig = new LinkedHashMap<>();
         private long responseCacheBytes;
         private long maxModelOverrideBytes = DEFAULT_MAX_MODEL_OVERRIDE_BYTES;
+        private RateLimitMode rateLimitMode = RateLimitMode.OFF;
+        private final List<RateLimitResource> rateLimitResources = new ArrayList<>();
 
         private Builder()
         {
@@ -367,13 +377,35 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
             return this;
         }
 
+        /**
+         * @param mode Triton's {@code --rate-limit} (default {@link RateLimitMode#OFF})
+         * @return this
+         */
+        public Builder rateLimit(final RateLimitMode mode)
+        {
+            rateLimitMode = Objects.requireNonNull(mode, "mode");
+            return this;
+        }
+
+        /**
+         * Adds one {@code --rate-limit-resource}.
+         *
+         * @param resource a resource's units
+         * @return this
+         */
+        public Builder rateLimitResource(final RateLimitResource resource)
+        {
+            rateLimitResources.add(Objects.requireNonNull(resource, "resource"));
+            return this;
+        }
+
         /** @return the options. */
         public CoreOptions build()
         {
             return new CoreOptions(repositories, inMemoryModels, controlMode, startupModels, modelConfigName,
                 idleMode, ringSize, pinnedAllocator, responseAllocator, serverName, serverVersion, backends,
                 autoCompleteConfig, strictReadiness, exitOnError, repositoryPollSeconds, backendConfig,
-                responseCacheBytes, maxModelOverrideBytes);
+                responseCacheBytes, maxModelOverrideBytes, rateLimitMode, rateLimitResources);
         }
     }
 }

@@ -114,6 +114,16 @@ final class ServeCommand implements Callable<Integer>
         description = "Triton's deprecated form of --cache-config local,size=<integer>.")
     String responseCacheByteSize;
 
+    @Option(names = "--rate-limit", paramLabel = "<string>",
+        description = "Triton's: execution_count makes each instance execute only while it holds the resources of "
+            + "its instance_group.rate_limiter, by priority across models; off (default) ignores rate_limiter.")
+    String rateLimit;
+
+    @Option(names = "--rate-limit-resource", paramLabel = "<string>:<integer>:<integer>",
+        description = "Triton's: <name>:<count>[:<device>], the units of a resource (no device: every device; "
+            + "ignored for global resources); repeatable. Without it each resource has the most any instance asks.")
+    List<String> rateLimitResources = new ArrayList<>();
+
     @Option(names = "--id", paramLabel = "<string>",
         description = "Triton's: the server's name in server metadata (default ingot).")
     String serverId;
@@ -280,6 +290,7 @@ final class ServeCommand implements Callable<Integer>
             addBackendConfig(options, setting);
         }
         CacheConfigOption.apply(cacheConfig, responseCacheByteSize, options);
+        RateLimitOptions.apply(rateLimit, rateLimitResources, options);
         if (serverId != null)
         {
             options.serverIdentity(serverId, CoreOptions.builder().build().serverVersion());

@@ -10,8 +10,8 @@ import java.util.Locale;
 /**
  * The flags of Triton's {@code tritonserver} that {@code ingot serve} does not support, each with the reason. They are
  * registered as hidden options, so that a Triton command line is refused with that reason rather than picocli's
- * "Unknown option". A flag whose given value asks for what Ingot does anyway (Triton's {@code --rate-limit=off},
- * {@code --grpc-use-ssl=false}) is accepted.
+ * "Unknown option". A flag whose given value asks for what Ingot does anyway (Triton's {@code --grpc-use-ssl=false})
+ * is accepted.
  *
  * <p>The list is Triton's {@code src/command_line_parser.cc} (server 2.6x), less the flags {@code serve} implements.
  * Immutable and thread-safe.
@@ -34,8 +34,6 @@ final class UnsupportedTritonFlags
         + "(a proxy or service mesh)";
     private static final String NO_CACHE_LIBRARIES = "Ingot's local response cache is built in (--cache-config "
         + "local,size=<bytes>); it loads no cache libraries";
-    private static final String NO_RATE_LIMITER = "Ingot has no rate limiter: instances run as soon as they are free, "
-        + "as with Triton's --rate-limit=off";
     private static final String NO_CUDA_POOL = "Ingot keeps no CUDA memory pool of its own; device memory belongs to "
         + "the backends";
     private static final String GRPC_FIXED = "Ingot's gRPC keepalive and connection-age policy is not settable from "
@@ -94,8 +92,6 @@ final class UnsupportedTritonFlags
         new Flag("--metrics-interval-ms", false, null, "Ingot reads every metric when /metrics is scraped, so there "
             + "is no collection interval"),
         new Flag("--cache-directory", false, null, NO_CACHE_LIBRARIES),
-        new Flag("--rate-limit", false, "off", NO_RATE_LIMITER),
-        new Flag("--rate-limit-resource", false, null, NO_RATE_LIMITER),
         new Flag("--pinned-memory-pool-byte-size", false, null, "Ingot's pinned staging memory is not drawn from a "
             + "pool of fixed size: each model instance allocates its own staging buffers"),
         new Flag("--cuda-memory-pool-byte-size", false, null, NO_CUDA_POOL),

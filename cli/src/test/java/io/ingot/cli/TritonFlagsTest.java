@@ -283,11 +283,12 @@ class TritonFlagsTest
     {
         final List<String> accepted = UnsupportedTritonFlags.FLAGS.stream().filter(flag -> flag.accepted() != null)
             .map(flag -> flag.name() + "=" + flag.accepted()).toList();
-        assertTrue(accepted.containsAll(List.of("--rate-limit=off", "--grpc-use-ssl=false",
+        assertTrue(accepted.containsAll(List.of("--model-load-retry-count=0", "--grpc-use-ssl=false",
             "--buffer-manager-thread-count=0")), accepted.toString());
         final ServeCommand serve = parse(withRepository(accepted.toArray(String[]::new)));
         UnsupportedTritonFlags.check(serve.spec.commandLine().getParseResult());
-        final ServeCommand upper = parse(withRepository("--rate-limit=OFF", "--grpc-use-ssl", "0"));
+        final ServeCommand upper = parse(withRepository("--grpc-infer-response-compression-level=NONE",
+            "--grpc-use-ssl", "0"));
         UnsupportedTritonFlags.check(upper.spec.commandLine().getParseResult());
     }
 

@@ -2,6 +2,8 @@ package io.ingot.core;
 
 import io.ingot.api.CoreOptions;
 import io.ingot.cache.ResponseCache;
+import io.ingot.api.RateLimitMode;
+import io.ingot.ratelimit.RateLimiter;
 import io.ingot.repository.BackendAutoCompleter;
 import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
@@ -76,6 +78,8 @@ public final class Core implements InferenceCore
     private final BackendAutoCompleter completer;
     /** The local response cache every model with {@code response_cache} shares, or {@code null}. */
     private final ResponseCache cache;
+    /** Triton's rate limiter every model's instances share, or {@code null} with {@code --rate-limit=off}. */
+    private final RateLimiter rateLimiter;
     private final ConcurrentHashMap<String, ModelSlot> models = new ConcurrentHashMap<>();
     private final Object loadLock = new Object();
     private final Timekeeper timekeeper;
@@ -90,6 +94,8 @@ public final class Core implements InferenceCore
         this.backends = new BackendRegistry(options.backends());
         this.completer = backends.autoCompleter(options.autoCompleteConfig());
         this.cache = options.responseCacheBytes() > 0 ? new ResponseCache(options.responseCacheBytes()) : null;
+        this.rateLimiter = options.rateLimitMode() == RateLimitMode.EXECUTION_COUNT
+            ? new RateLimiter(options.rateLimitResources()) : null;
         this.pinnedAllocator = options.pinnedAllocator() != null ? options.pinnedAllocator()
             : PinnedAllocators.automatic();
         this.defaultAllocator = options.responseAllocator() != null ? options.responseAllocator()
@@ -296,7 +302,7 @@ public final class Core implements InferenceCore
         try
         {
             return new ModelRuntime(context, backend, defaultAllocator, responses, options.idleMode(),
-                options.ringSize(), timekeeper, cache);
+                options.ringSize(), timekeeper, cache, rateLimiter);
         }
         catch (final Exception ex)
         {

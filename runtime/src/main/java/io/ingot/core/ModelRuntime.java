@@ -29,12 +29,15 @@ import io.ingot.config.BatchingParameters;
 import io.ingot.config.ConfigException;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInstanceGroup;
+import io.ingot.config.proto.ModelRateLimiter;
 import io.ingot.dispatch.ModelScheduler;
 import io.ingot.dispatch.Seat;
 import io.ingot.dispatch.Timekeeper;
 import io.ingot.instance.InstanceAgent;
 import io.ingot.instance.InstanceHost;
 import io.ingot.instance.ModelInstance;
+import io.ingot.ratelimit.InstanceClaim;
+import io.ingot.ratelimit.RateLimiter;
 import io.ingot.scheduler.AdaptiveBatchPolicy;
 import io.ingot.scheduler.AimdBatchPolicy;
 import io.ingot.scheduler.BatchPolicy;
@@ -93,10 +96,14 @@ final class ModelRuntime implements InstanceHost, ServedVersion
     private final boolean decoupled;
     private final Runnable cancelHook;
     private final List<AgentRunner> runners = new ArrayList<>();
+    /** Each instance's group's {@code rate_limiter}, by instance index (filled with the instance contexts). */
+    private final List<ModelRateLimiter> rateLimits = new ArrayList<>();
+    /** The instances' places at the core's rate limiter; empty when it is off. */
+    private final List<InstanceClaim> claims = new ArrayList<>();
 
     ModelRuntime(final ModelContext context, final Backend backend, final ResponseAllocator defaultAllocator,
         final ResponsePool responses, final IdleMode idleMode, final int ringSize, final Timekeeper timekeeper,
-        final ResponseCache cache)
+        final ResponseCache cache, final RateLimiter rateLimiter)
         throws Exception
     {
         this.name = context.modelName();
@@ -124,7 +131,7 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         this.ordered = settings.preserveOrdering() ? new OrderedDelivery(this::finish) : null;
         this.cancelHook = scheduler::requestSweep;
 
-        this.stats = new ModelStatsRecorder(settings.maxBatchSize(), contexts.size(), scheduler::queuedRequests);
+        this.stats = new ModelStatsRecorder(settings.maxBatchSize(), contexts.size(), this::queuedRequests);
         this.caching = cachingOf(cache);
         final List<Engine> engines = new ArrayList<>();
         final List<ModelInstance> instances = new ArrayList<>();
@@ -136,19 +143,32 @@ final class ModelRuntime implements InstanceHost, ServedVersion
             final WarmupRunner warmupRunner = new WarmupRunner(name, config.getMaxBatchSize(), validator::validate);
             for (final InstanceContext instance : contexts)
             {
+                final InstanceClaim claim = rateLimiter == null ? null : rateLimiter.register(name, instance.name(),
+                    rateLimits.get(instance.index()), Math.max(0, instance.deviceId()));
+                if (claim != null)
+                {
+                    claims.add(claim);
+                }
                 final Engine engine = backend.createEngine(instance);
                 engines.add(engine);
                 final ModelInstance modelInstance = new ModelInstance(this, agents.size(), instance.name(), engine,
                     context.allocator());
                 instances.add(modelInstance);
                 // Triton warms each instance up right after it is initialized; the version serves only after all.
-                warmupRunner.run(warmup, modelInstance);
-                agents.add(new InstanceAgent(scheduler, modelInstance, agents.size(), settings.maxBatchSize(),
-                    this::answerEnded, "ingot-instance-" + name + "-v" + version + "-" + instance.name()));
+                warmUp(warmupRunner, warmup, modelInstance, claim);
+                final InstanceAgent agent = new InstanceAgent(scheduler, modelInstance, agents.size(),
+                    settings.maxBatchSize(), this::answerEnded, "ingot-instance-" + name + "-v" + version + "-"
+                    + instance.name());
+                if (claim != null)
+                {
+                    agent.rateLimitWith(claim);
+                }
+                agents.add(agent);
             }
         }
         catch (final Exception ex)
         {
+            claims.forEach(InstanceClaim::close);
             for (final ModelInstance instance : instances)
             {
                 instance.close();  // its staging and its engine
@@ -171,6 +191,26 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         }
         timekeeper.register(scheduler, this::answerEnded);
         runners.forEach(AgentRunner::start);
+    }
+
+    /** A warm-up is an execution: under the rate limiter it holds the instance's resources, as in Triton. */
+    private static void warmUp(final WarmupRunner runner, final WarmupPlan plan, final ModelInstance instance,
+        final InstanceClaim claim)
+    {
+        if (claim == null || plan.isEmpty())
+        {
+            runner.run(plan, instance);
+            return;
+        }
+        claim.acquireBlocking();
+        try
+        {
+            runner.run(plan, instance);
+        }
+        finally
+        {
+            claim.release();
+        }
     }
 
     private ResponseCaching cachingOf(final ResponseCache cache)
@@ -260,6 +300,7 @@ final class ModelRuntime implements InstanceHost, ServedVersion
                     final String instanceName = group.getName() + "_" + (gpu ? device + "_" : "") + i;
                     result.add(new InstanceContext(context, instanceName, result.size(), group.getKind(), device,
                         group.getProfileList()));
+                    rateLimits.add(group.getRateLimiter());
                 }
             }
         }
@@ -544,11 +585,16 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         return !scheduler.isStopping();
     }
 
-    /** @return the requests accepted and not yet in a batch or answered */
+    /** @return the requests accepted and not yet executing or answered (a batch the rate limiter holds back counts) */
     @Override
     public long queuedRequests()
     {
-        return scheduler.queuedRequests();
+        long waiting = 0;
+        for (int i = 0; i < claims.size(); i++)
+        {
+            waiting += claims.get(i).waitingRequests();  // formed batches the rate limiter holds back: still pending
+        }
+        return scheduler.queuedRequests() + waiting;
     }
 
     /**
@@ -563,6 +609,7 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         scheduler.endQueueAtStop(ended);
         answerEnded(ended);
         runners.forEach(AgentRunner::join);
+        claims.forEach(InstanceClaim::close);
         timekeeper.unregister(scheduler);
         try
         {

@@ -4,6 +4,7 @@ import io.ingot.agent.Agent;
 import io.ingot.dispatch.EndedAnswerer;
 import io.ingot.dispatch.ModelScheduler;
 import io.ingot.dispatch.Seat;
+import io.ingot.ratelimit.InstanceClaim;
 import io.ingot.scheduler.BatchPolicy;
 import io.ingot.scheduler.EndedRequests;
 import io.ingot.scheduler.FormedBatch;
@@ -13,7 +14,9 @@ import io.ingot.scheduler.FormedBatch;
  * ring into the policy and asks for a batch; it executes the batch itself, so a request crosses one thread boundary
  * (from its caller to this thread) before its engine runs, and its response is delivered from here. While it waits
  * (for an arrival, or for the queue delay) it keeps the role and is the thread producers ring; when another instance
- * leads, it follows: asleep until the leader hands the role on. See {@link ModelScheduler}.
+ * leads, it follows: asleep until the leader hands the role on. See {@link ModelScheduler}. When the core rate-limits
+ * ({@link #rateLimitWith}), a formed batch runs only once the instance holds its resources; until then the instance
+ * sleeps with the batch, outside the role, and the limiter's grant rings it.
  *
  * <p>Runs on its own thread under an {@link io.ingot.agent.AgentRunner}; {@link #hasWork()} is its idle strategy's
  * last look before it sleeps on its seat's bell.
@@ -38,6 +41,10 @@ public final class InstanceAgent implements Agent
     /** Set when this instance gave the role to another that has work; cleared when it next runs. */
     private boolean yielded;
     private volatile boolean done;
+    /** The instance's place at the core's rate limiter, or {@code null} when the core does not rate-limit. */
+    private InstanceClaim claim;
+    /** Set while a formed batch waits for the rate limiter's grant. */
+    private boolean awaitingGrant;
 
     /**
      * @param scheduler the model's scheduler
@@ -66,11 +73,44 @@ public final class InstanceAgent implements Agent
         return seat;
     }
 
+    /**
+     * Makes every batch wait until the instance holds its rate-limiter resources (before the thread starts).
+     *
+     * @param instanceClaim the instance's claim
+     */
+    public void rateLimitWith(final InstanceClaim instanceClaim)
+    {
+        this.claim = instanceClaim;
+        instanceClaim.wakeWith(seat.bell());
+    }
+
     @Override
     public int doWork()
     {
+        final int work = lead();
+        if (claim != null && !awaitingGrant && (work == 0 || done))
+        {
+            // Going to sleep, or done, without a batch: what the last release re-staged for the model's queue goes.
+            claim.withdraw();
+        }
+        return work;
+    }
+
+    private int lead()
+    {
         deadline = NO_DEADLINE;
         yielded = false;
+        if (awaitingGrant)
+        {
+            // The batch is formed and the role handed on; it runs once the limiter grants the resources.
+            if (!claim.isGranted())
+            {
+                return 0;
+            }
+            awaitingGrant = false;
+            claim.waitingWith(0);
+            return executeBatch();
+        }
         if (!scheduler.tryAcquireRole(holder))
         {
             if (scheduler.isStopping())
@@ -103,21 +143,13 @@ public final class InstanceAgent implements Agent
         {
             scheduler.handOff(holder);
             answerEnded();
-            final long startNs = reportsBatches ? scheduler.clock().nanoTime() : 0;
-            try
+            if (claim != null && !claim.tryAcquire())
             {
-                instance.execute(batch);
+                awaitingGrant = true;
+                claim.waitingWith(batch.count());
+                return 0;
             }
-            finally
-            {
-                if (reportsBatches)
-                {
-                    unreportedNs = scheduler.clock().nanoTime() - startNs;
-                    unreportedSize = batch.batchSize();
-                }
-                batch.clear();
-            }
-            return 1;
+            return executeBatch();
         }
         if (ended.count() > 0)
         {
@@ -141,9 +173,36 @@ public final class InstanceAgent implements Agent
         return 0;
     }
 
+    private int executeBatch()
+    {
+        final long startNs = reportsBatches ? scheduler.clock().nanoTime() : 0;
+        try
+        {
+            instance.execute(batch);
+        }
+        finally
+        {
+            if (reportsBatches)
+            {
+                unreportedNs = scheduler.clock().nanoTime() - startNs;
+                unreportedSize = batch.batchSize();
+            }
+            batch.clear();
+            if (claim != null)
+            {
+                claim.release(scheduler.queuedRequests() > 0);
+            }
+        }
+        return 1;
+    }
+
     /** @return whether there is something to do now (asked after the bell is armed, before sleeping) */
     public boolean hasWork()
     {
+        if (awaitingGrant)
+        {
+            return claim.isGranted();
+        }
         if (yielded)
         {
             // The role is free because this instance gave it away: waking for that would only take it back.

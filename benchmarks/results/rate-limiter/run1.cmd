@@ -1,0 +1,1 @@
+java -jar benchmarks/target/benchmarks.jar RateLimiterBenchmark -t 1
