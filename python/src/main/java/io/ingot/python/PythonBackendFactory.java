@@ -22,8 +22,8 @@ import java.util.List;
  * shared memory (python/README.md). Registered in {@code META-INF/services/io.ingot.backend.BackendFactory}.
  *
  * <p>Refused at load, each with a message naming the model: a missing {@code model.py}, decoupled models
- * ({@code model_transaction_policy { decoupled: true }}: Ingot's schedulers cannot stream several responses to one
- * request yet), bad parameters, and a {@code model.py} whose import or {@code initialize} fails (with Python's
+ * ({@code model_transaction_policy { decoupled: true }}: the core streams decoupled responses, but the Python stub
+ * does not send them yet), bad parameters, and a {@code model.py} whose import or {@code initialize} fails (with Python's
  * message). Thread-safe and stateless.
  */
 public final class PythonBackendFactory implements BackendFactory
@@ -116,9 +116,9 @@ public final class PythonBackendFactory implements BackendFactory
         if (config.getModelTransactionPolicy().getDecoupled())
         {
             throw new IllegalArgumentException("python model '" + model + "': model_transaction_policy { decoupled: "
-                + "true } is not supported yet: Ingot's schedulers cannot send several responses to one request "
-                + "(Triton's decoupled mode); serve the model with decoupled: false, returning one response per "
-                + "request from execute()");
+                + "true } is not supported yet by Ingot's Python backend: its stub returns one response per request "
+                + "(the core streams decoupled responses, but the stub has no response sender for them yet); serve "
+                + "the model with decoupled: false, returning one response per request from execute()");
         }
         final Path modelFile = context.modelFile();
         if (modelFile == null)
