@@ -39,8 +39,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The ONNX sequence models of {@code examples/models} served over HTTP and gRPC as {@code ingot serve} serves them,
- * driven the way Triton's client examples drive {@code simple_sequence}: {@code simple_http_sequence_sync_infer_client.py}
- * (sequences 1000 and 1001 sent one after the other, then a UUID string ID; values {@code [0] + [11, 7, 5, 3, 2, 0,
+ * driven the way Triton's client examples drive {@code simple_sequence}:
+ * {@code simple_http_sequence_sync_infer_client.py} (sequences 1000 and 1001 sent one after the other, then a UUID string ID; values {@code [0] + [11, 7, 5, 3, 2, 0,
  * 1]}, {@code [100]} and {@code [20]} followed by the negations; START on the first request, END on the last) and
  * {@code simple_grpc_sequence_stream_infer_client.py} (both sequences on one stream, all requests in flight). The
  * expected values are the clients' own checks: {@code 1} (resp. {@code 101}, {@code 21}) first, then each value as

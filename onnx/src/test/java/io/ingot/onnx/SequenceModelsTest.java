@@ -122,6 +122,52 @@ class SequenceModelsTest
         }
     }
 
+    @Test
+    void implicitStateHoldsWithEveryRequestOfBothSequencesInFlightAtOnce() throws Exception
+    {
+        final InferenceCore core = ExampleRepository.open(SequenceModels.ACCUMULATOR);
+        try
+        {
+            final int[] first = sequence(0, 1);
+            final int[] second = sequence(100, -1);
+            final java.util.SplittableRandom random = new java.util.SplittableRandom(16);
+            for (int round = 0; round < 50; round++)
+            {
+                final List<CompletableFuture<InferenceResponse>> a = new ArrayList<>();
+                final List<CompletableFuture<InferenceResponse>> b = new ArrayList<>();
+                for (int i = 0; i < first.length; i++)
+                {
+                    a.add(core.submit(request(SequenceModels.ACCUMULATOR, 2000, i, first)));
+                    // Odd rounds: the requests trickle in (as from a network stream) while earlier ones execute.
+                    pause(round, random);
+                    b.add(core.submit(request(SequenceModels.ACCUMULATOR, 2001, i, second)));
+                    pause(round, random);
+                }
+                int sumA = 0;
+                int sumB = 0;
+                for (int i = 0; i < first.length; i++)
+                {
+                    sumA += first[i];
+                    sumB += second[i];
+                    assertEquals(sumA, output(a.get(i)), "round " + round + ", sequence 2000, request " + i);
+                    assertEquals(sumB, output(b.get(i)), "round " + round + ", sequence 2001, request " + i);
+                }
+            }
+        }
+        finally
+        {
+            ExampleRepository.close(core);
+        }
+    }
+
+    private static void pause(final int round, final java.util.SplittableRandom random)
+    {
+        if (round % 2 == 1)
+        {
+            java.util.concurrent.locks.LockSupport.parkNanos(random.nextLong(20_000, 1_500_000));
+        }
+    }
+
     private String loadFailure(final String pbtxt) throws Exception
     {
         final Path file = directory.resolve("1").resolve("model.onnx");

@@ -44,9 +44,7 @@ class IpcSequenceTest
     @BeforeAll
     static void start()
     {
-        core = IpcTestSupport.core(
-            IpcTestSupport.config("name: 'simple_sequence' backend: 'simple_sequence' max_batch_size: 8" + IO
-                + " sequence_batching {" + CONTROLS + " }"),
+        core = IpcTestSupport.core(IpcTestSupport.simpleSequence(),
             IpcTestSupport.config("name: 'acc' backend: 'sequence_accumulator' max_batch_size: 4" + IO
                 + " sequence_batching { max_sequence_idle_microseconds: 10000000" + CONTROLS + " }"
                 + " instance_group [{ kind: KIND_CPU count: 2 }]"));
