@@ -105,7 +105,7 @@ final class IpcTestSupport
         return config("name: 'simple_sequence' backend: 'simple_sequence' max_batch_size: 8"
             + " input [{ name: 'INPUT' data_type: TYPE_INT32 dims: [1] }]"
             + " output [{ name: 'OUTPUT' data_type: TYPE_INT32 dims: [1] }]"
-            + " sequence_batching { control_input ["
+            + " sequence_batching { max_sequence_idle_microseconds: 60000000 control_input ["
             + " { name: 'START' control [{ kind: CONTROL_SEQUENCE_START int32_false_true: [0, 1] }] },"
             + " { name: 'READY' control [{ kind: CONTROL_SEQUENCE_READY int32_false_true: [0, 1] }] } ] }");
     }
