@@ -112,7 +112,8 @@ _PADDING_TYPE = -1
 _INFER = 1
 _RELEASE = 2
 _RESPONSE = 1
-_INFER_FIXED = struct.Struct("<qqqqHHHHII")      # 48 bytes
+_INFER_FIXED = struct.Struct("<qqqqHHHHIHH")     # 48 bytes: ..., flags, sequence_id_length, reserved
+_SEQUENCE_ID = struct.Struct("<Q")               # 8 bytes after the fixed part, only with _FLAG_SEQUENCE
 _TENSOR_ENTRY = struct.Struct("<HBBiqq")         # 24 bytes, then int64 dims, then the name
 _OUTPUT_NAME = struct.Struct("<H6x")             # 8 bytes, then the name
 _RESPONSE_FIXED = struct.Struct("<qqiHH")        # 24 bytes, then the message
@@ -122,6 +123,11 @@ _RELEASE_ENTRY = struct.Struct("<qq")
 # Limits (IpcLimits)
 MAX_NAME_LENGTH = 128
 MAX_ID_LENGTH = 128
+MAX_SEQUENCE_ID_LENGTH = 128
+# INFER flags (docs/ipc.md): in a sequence (sequence_id follows the fixed part), its start, its end.
+_FLAG_SEQUENCE = 1
+_FLAG_SEQUENCE_START = 2
+_FLAG_SEQUENCE_END = 4
 MAX_INPUTS = 32
 MAX_OUTPUTS = 32
 MAX_RANK = 8
@@ -703,17 +709,20 @@ class IpcClient:
     # ------------------------------------------------------------------ requests
 
     def submit(self, model, inputs, outputs=None, version=-1, priority=0, timeout_us=0, request_id="",
-               timeout=5.0):
+               timeout=5.0, sequence_id=None, sequence_start=False, sequence_end=False):
         """Writes an INFER frame; returns its correlation id.
 
         inputs: {name: numpy array}. Arrays from empty() are read in place; any other array (or a list of bytes /
         an object array for BYTES) is copied into the input area once and freed when its response arrives.
         outputs: names of the outputs wanted (None: all). Waits up to `timeout` s for room in the request ring.
+        sequence_id, sequence_start, sequence_end: Triton's sequence parameters, for a model with sequence_batching;
+        the ID is an int in 0..2**64-1 or a non-empty str (up to 128 bytes of UTF-8); None: not in a sequence.
         """
         self._check_usable()
         self._check_server()
         model_bytes = _bounded("model name", model, 1, MAX_NAME_LENGTH)
         id_bytes = _bounded("request id", request_id or "", 0, MAX_ID_LENGTH)
+        sequence = _sequence_fields(sequence_id, sequence_start, sequence_end)
         if len(inputs) > MAX_INPUTS or len(outputs or ()) > MAX_OUTPUTS:
             raise ValueError("at most %d inputs and %d outputs per request" % (MAX_INPUTS, MAX_OUTPUTS))
         if version < -1 or priority < 0 or timeout_us < 0:
@@ -724,7 +733,8 @@ class IpcClient:
             for name, value in inputs.items():
                 entries.append(self._input_entry(name, value, temporaries))
             body = _encode_infer(self._next_id, model_bytes, id_bytes, version, priority, timeout_us, entries,
-                                 [_bounded("output name", n, 1, MAX_NAME_LENGTH) for n in (outputs or ())])
+                                 [_bounded("output name", n, 1, MAX_NAME_LENGTH) for n in (outputs or ())],
+                                 sequence)
             if len(body) > MAX_REQUEST_FRAME_LENGTH:
                 raise ValueError("the request encodes to %d bytes; the limit is %d"
                                  % (len(body), MAX_REQUEST_FRAME_LENGTH))
@@ -1077,10 +1087,28 @@ def _replacement_generation(path, fd):
     return generation if magic == MAGIC and state == _SERVER_RUNNING else 0
 
 
-def _encode_infer(correlation_id, model, request_id, version, priority, timeout_us, inputs, outputs):
+def _sequence_fields(sequence_id, start, end):
+    """(flags, numeric id, string id bytes) of an INFER frame; (0, 0, b"") outside any sequence."""
+    if sequence_id is None:
+        if start or end:
+            raise ValueError("sequence_start and sequence_end need a sequence_id")
+        return 0, 0, b""
+    flags = _FLAG_SEQUENCE | (_FLAG_SEQUENCE_START if start else 0) | (_FLAG_SEQUENCE_END if end else 0)
+    if isinstance(sequence_id, str):
+        return flags, 0, _bounded("sequence id", sequence_id, 1, MAX_SEQUENCE_ID_LENGTH)
+    if isinstance(sequence_id, bool) or not isinstance(sequence_id, int) or not 0 <= sequence_id < 1 << 64:
+        raise ValueError("sequence_id must be an int in 0..2**64-1 or a str, was %r" % (sequence_id,))
+    return flags, sequence_id, b""
+
+
+def _encode_infer(correlation_id, model, request_id, version, priority, timeout_us, inputs, outputs,
+                  sequence=(0, 0, b"")):
+    flags, sequence_id, sequence_key = sequence
     parts = [_INFER_FIXED.pack(correlation_id, version, priority, timeout_us, len(model), len(request_id),
-                               len(inputs), len(outputs), 0, 0),
-             _pad8(model + request_id)]
+                               len(inputs), len(outputs), flags, len(sequence_key), 0)]
+    if flags & _FLAG_SEQUENCE:
+        parts.append(_SEQUENCE_ID.pack(sequence_id))
+    parts.append(_pad8(model + request_id + sequence_key))
     for name, code, shape, offset, length in inputs:
         parts.append(_TENSOR_ENTRY.pack(len(name), code, len(shape), 0, offset, length))
         parts.append(struct.pack("<%dq" % len(shape), *shape))

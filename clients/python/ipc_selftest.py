@@ -5,7 +5,8 @@
     python3 ipc_selftest.py NAME --victim   submit slow requests, print "SUBMITTED <slot>", wait to be killed
 
 The server's models (server/src/test/java/io/ingot/server/ipc/IpcTestSupport.java): add_sub (FP32 [16]),
-identity (FP32 [-1]), identity_bytes (BYTES [-1]) and slow (an identity taking 300 ms).
+identity (FP32 [-1]), identity_bytes (BYTES [-1]), slow (an identity taking 300 ms) and simple_sequence
+(Triton's (INPUT + START) * READY behind the sequence batcher).
 """
 
 import sys
@@ -97,6 +98,36 @@ def test_errors_name_what_is_wrong(client):
         raise AssertionError("more than the input area must be refused")
     except CapacityError as error:
         check("input area" in str(error), str(error))
+
+
+def test_sequences_carry_start_and_their_correlation_ids(client):
+    # Triton's simple_http_sequence_sync_infer_client.py values against simple_sequence ((INPUT + START) * READY):
+    # 1 (resp. 101) first, then each value as sent; a numeric and a string ID, both sequences in flight together.
+    values = [11, 7, 5, 3, 2, 0, 1]
+    first, second = [0] + values, [100] + [-v for v in values]
+    got_first, got_second = [], []
+    for i in range(len(first)):
+        flags = {"sequence_start": i == 0, "sequence_end": i == len(first) - 1}
+        a = client.submit("simple_sequence", {"INPUT": np.array([[first[i]]], np.int32)},
+                          sequence_id=2 ** 64 - 2, **flags)
+        b = client.submit("simple_sequence", {"INPUT": np.array([[second[i]]], np.int32)},
+                          sequence_id="python-session", **flags)
+        with client.wait(a).raise_for_status() as result:
+            got_first.append(int(result["OUTPUT"][0][0]))
+        with client.wait(b).raise_for_status() as result:
+            got_second.append(int(result["OUTPUT"][0][0]))
+    check(got_first == [1] + values, "sequence 2**64-2: %s" % got_first)
+    check(got_second == [101] + [-v for v in values], "sequence 'python-session': %s" % got_second)
+    try:
+        client.infer("simple_sequence", {"INPUT": np.array([[1]], np.int32)}, sequence_id=4242)
+        raise AssertionError("a sequence without START was accepted")
+    except InferError as error:
+        check("must specify the START flag on the first request of the sequence" in str(error), str(error))
+    try:
+        client.submit("simple_sequence", {"INPUT": np.array([[1]], np.int32)}, sequence_start=True)
+        raise AssertionError("sequence_start without a sequence_id was accepted")
+    except ValueError as error:
+        check("need a sequence_id" in str(error), str(error))
 
 
 def victim(name):

@@ -13,6 +13,7 @@ import io.ingot.config.proto.ModelOutput;
 
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -85,10 +86,12 @@ final class OnnxBackend implements Backend
     private InputBinding[] inputBindings()
     {
         final boolean batching = config.getMaxBatchSize() > 0;
-        final InputBinding[] bindings = new InputBinding[config.getInputCount()];
+        // The sequence batcher's controls and state inputs are bound like configured inputs: the batch has them.
+        final List<ModelInput> inputs = SequenceBatcherTensors.allInputs(config);
+        final InputBinding[] bindings = new InputBinding[inputs.size()];
         for (int i = 0; i < bindings.length; i++)
         {
-            final ModelInput input = config.getInput(i);
+            final ModelInput input = inputs.get(i);
             bindings[i] = new InputBinding(input, signature.input(input.getName()), batching);
         }
         return bindings;
@@ -109,10 +112,12 @@ final class OnnxBackend implements Backend
                 }
             }
         }
-        final OutputBinding[] bindings = new OutputBinding[config.getOutputCount()];
+        // A state output is always produced (the batch asks for it): it is the sequence's next state.
+        final List<ModelOutput> outputs = SequenceBatcherTensors.allOutputs(config);
+        final OutputBinding[] bindings = new OutputBinding[outputs.size()];
         for (int i = 0; i < bindings.length; i++)
         {
-            final ModelOutput output = config.getOutput(i);
+            final ModelOutput output = outputs.get(i);
             bindings[i] = new OutputBinding(output, signature.output(output.getName()), batching, symbols);
         }
         return bindings;

@@ -7,6 +7,7 @@ import io.ingot.config.proto.ModelSequenceBatching;
 import io.ingot.tensor.DataType;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -82,6 +83,8 @@ final class SignatureValidator
             }
             checkDims(problems, model, name, dims, maxBatchSize, tensor, false);
         }
+        checkControls(problems, config, signature);
+        checkStates(problems, config, signature);
         for (final ModelOutput output : config.getOutputList())
         {
             final String name = output.getName();
@@ -104,6 +107,85 @@ final class SignatureValidator
             checkDims(problems, model, name, dims, maxBatchSize, tensor, true);
         }
         return problems;
+    }
+
+    /**
+     * Triton's {@code ValidateBooleanSequenceControl}/{@code ValidateTypedSequenceControl}: each control input is a
+     * model input, of dims {@code [1]} after the batch dimension, of the type the control is written in.
+     */
+    private static void checkControls(final List<String> problems, final ModelConfig config,
+        final ModelSignature signature)
+    {
+        final String model = config.getName();
+        for (final ModelInput control : SequenceBatcherTensors.controls(config))
+        {
+            final String name = control.getName();
+            final TensorSignature tensor = signature.input(name);
+            if (tensor == null)
+            {
+                problems.add("configuration specified sequence control '" + name + "', but model does not provide"
+                    + " that input (model '" + model + "' has inputs: " + allowed(signature.inputs()) + ")");
+                continue;
+            }
+            final long[] dims = tensor.dims();
+            final int first = config.getMaxBatchSize() > 0 && dims.length > 0 ? 1 : 0;
+            final long[] debatched = Arrays.copyOfRange(dims, first, dims.length);
+            if (debatched.length != 1 || debatched[0] != 1)
+            {
+                problems.add("unable to load model '" + model + "', sequence control '" + name + "' in model has"
+                    + " dims " + Shapes.text(debatched) + " but dims [1] is expected");
+                continue;
+            }
+            final DataType expected = DataType.fromConfigNumber(control.getDataType().getNumber());
+            if (tensor.dataType() != expected)
+            {
+                // Triton names the model's type as ONNX does, without ONNX Runtime's enum prefix.
+                final String modelType = tensor.onnxType().replace("ONNX_TENSOR_ELEMENT_DATA_TYPE_", "");
+                problems.add("unable to load model '" + model + "', sequence control '" + name + "', the model"
+                    + " expects data-type " + modelType + " but the model configuration specifies data-type "
+                    + control.getDataType().name());
+                continue;
+            }
+            if (!OnnxTypes.isSupportedByJavaApi(expected))
+            {
+                problems.add("unable to load model '" + model + "', sequence control '" + name + "' is "
+                    + control.getDataType().name() + ", which ONNX Runtime's Java API cannot pass (it has no"
+                    + " unsigned 16/32/64-bit tensors): use data_type: TYPE_INT64 for the CORRID control");
+            }
+        }
+    }
+
+    /**
+     * Triton's state checks in {@code ValidateInputs}/{@code ValidateOutputs}: each state's {@code input_name} is a
+     * model input and its {@code output_name} a model output, both of the state's {@code data_type}. Their dims are
+     * not compared (Triton does not either: a state may grow).
+     */
+    private static void checkStates(final List<String> problems, final ModelConfig config,
+        final ModelSignature signature)
+    {
+        final String model = config.getName();
+        for (final ModelInput state : SequenceBatcherTensors.stateInputs(config))
+        {
+            final TensorSignature tensor = signature.input(state.getName());
+            if (tensor == null)
+            {
+                problems.add("unexpected inference input '" + state.getName() + "', allowed inputs are: "
+                    + allowed(signature.inputs()) + " (it is the input_name of a sequence_batching state)");
+                continue;
+            }
+            checkType(problems, model, "input state", state.getName(), state.getDataType(), tensor);
+        }
+        for (final ModelOutput state : SequenceBatcherTensors.stateOutputs(config))
+        {
+            final TensorSignature tensor = signature.output(state.getName());
+            if (tensor == null)
+            {
+                problems.add("unexpected inference output '" + state.getName() + "', allowed outputs are: "
+                    + allowed(signature.outputs()) + " (it is the output_name of a sequence_batching state)");
+                continue;
+            }
+            checkType(problems, model, "output state", state.getName(), state.getDataType(), tensor);
+        }
     }
 
     /** What Triton's backend counts: configured inputs less optional ones, plus batch inputs, controls, states. */
@@ -155,7 +237,8 @@ final class SignatureValidator
         final List<String> missing = new ArrayList<>();
         for (final TensorSignature tensor : signature.inputs())
         {
-            if (config.getInputList().stream().noneMatch(input -> input.getName().equals(tensor.name())))
+            if (SequenceBatcherTensors.allInputs(config).stream()
+                .noneMatch(input -> input.getName().equals(tensor.name())))
             {
                 missing.add("'" + tensor.name() + "' (" + OnnxTypes.configName(tensor.dataType()) + " "
                     + tensor.shapeText() + ")");

@@ -9,6 +9,9 @@ import java.nio.charset.StandardCharsets;
  */
 public final class FrameText
 {
+    /** The empty string's bytes, shared. */
+    public static final byte[] NO_BYTES = new byte[0];
+
     private FrameText()
     {
     }

@@ -8,6 +8,7 @@ import static io.ingot.ipc.IpcLimits.MAX_INPUTS;
 import static io.ingot.ipc.IpcLimits.MAX_NAME_LENGTH;
 import static io.ingot.ipc.IpcLimits.MAX_OUTPUTS;
 import static io.ingot.ipc.IpcLimits.MAX_RANK;
+import static io.ingot.ipc.IpcLimits.MAX_SEQUENCE_ID_LENGTH;
 import static io.ingot.ipc.IpcLimits.MAX_REQUEST_FRAME_LENGTH;
 
 /**
@@ -35,6 +36,10 @@ public final class InferFrameDecoder
     private int modelNameLength;
     private long idOffset;
     private int idLength;
+    private int flags;
+    private long sequenceId;
+    private long sequenceIdOffset;
+    private int sequenceIdLength;
 
     private int inputCount;
     private final long[] inputNameOffsets = new long[MAX_INPUTS];
@@ -81,6 +86,9 @@ public final class InferFrameDecoder
         inputCount = 0;
         outputCount = 0;
         correlationId = 0;
+        flags = 0;
+        sequenceId = 0;
+        sequenceIdLength = 0;
         if (length < Long.BYTES)
         {
             return fail(DROPPED, "INFER frame of " + length + " bytes is too short to hold a correlation id");
@@ -115,9 +123,10 @@ public final class InferFrameDecoder
         {
             return invalid("timeout_us " + timeoutMicros + " is negative; use 0 for none");
         }
-        if (frame.flags() != 0)
+        final String flagProblem = checkSequence(length);
+        if (flagProblem != null)
         {
-            return invalid("flags 0x" + Integer.toHexString(frame.flags()) + " are not defined; send 0");
+            return invalid(flagProblem);
         }
         if (modelNameLength < 1 || modelNameLength > MAX_NAME_LENGTH)
         {
@@ -136,14 +145,16 @@ public final class InferFrameDecoder
             return invalid("output_count " + outputs + " exceeds the limit of " + MAX_OUTPUTS);
         }
         final long end = offset + length;
-        long cursor = offset + InferFrameFlyweight.headerAndStringsLength(modelNameLength, idLength);
+        long cursor = offset + InferFrameFlyweight.headerAndStringsLength(modelNameLength, idLength,
+            (flags & InferFrameFlyweight.FLAG_SEQUENCE) != 0, sequenceIdLength);
         if (cursor > end)
         {
-            return invalid("INFER frame of " + length + " bytes ends inside its model name and id ("
-                + (cursor - offset) + " bytes needed)");
+            return invalid("INFER frame of " + length + " bytes ends inside its model name and id"
+                + (sequenceIdLength > 0 ? " and sequence id (" : " (") + (cursor - offset) + " bytes needed)");
         }
         modelNameOffset = frame.modelNameOffset();
         idOffset = modelNameOffset + modelNameLength;
+        sequenceIdOffset = idOffset + idLength;
 
         for (int i = 0; i < inputs; i++)
         {
@@ -207,6 +218,44 @@ public final class InferFrameDecoder
                 + " bytes");
         }
         return IpcStatus.OK;
+    }
+
+    /** Checks the flags and the sequence fields; reads them. @return the problem, or {@code null} */
+    private String checkSequence(final int length)
+    {
+        flags = frame.flags();
+        final int undefined = flags & ~InferFrameFlyweight.DEFINED_FLAGS;
+        if (undefined != 0)
+        {
+            return "flags 0x" + Integer.toHexString(flags) + " set undefined bits 0x" + Integer.toHexString(undefined)
+                + "; the defined flags are 0x1 (in a sequence), 0x2 (sequence start) and 0x4 (sequence end)";
+        }
+        sequenceIdLength = frame.sequenceIdLength();
+        if ((flags & InferFrameFlyweight.FLAG_SEQUENCE) == 0)
+        {
+            if (flags != 0 || sequenceIdLength != 0)
+            {
+                return "flags 0x" + Integer.toHexString(flags) + " with sequence_id_length " + sequenceIdLength
+                    + ": a sequence start, end or string sequence id needs the sequence flag 0x1";
+            }
+            return null;
+        }
+        if (length < InferFrameFlyweight.SEQUENCE_ID_OFFSET + Long.BYTES)
+        {
+            return "INFER frame of " + length + " bytes has the sequence flag but ends before its 8-byte sequence_id";
+        }
+        sequenceId = frame.sequenceId();
+        if (sequenceIdLength > MAX_SEQUENCE_ID_LENGTH)
+        {
+            return "sequence_id_length " + sequenceIdLength + " must be 0.." + MAX_SEQUENCE_ID_LENGTH;
+        }
+        if (sequenceIdLength > 0 && sequenceId != 0)
+        {
+            return "the sequence has both the numeric sequence_id " + Long.toUnsignedString(sequenceId)
+                + " and a string sequence id of " + sequenceIdLength + " bytes; send one (sequence_id 0 with a"
+                + " string)";
+        }
+        return null;
     }
 
     private String checkTensor(final int i, final int rank, final MemorySegment region, final long slabStart,
@@ -348,6 +397,42 @@ public final class InferFrameDecoder
     public long timeoutMicros()
     {
         return timeoutMicros;
+    }
+
+    /** @return whether the request belongs to a sequence ({@link InferFrameFlyweight#FLAG_SEQUENCE}). */
+    public boolean inSequence()
+    {
+        return (flags & InferFrameFlyweight.FLAG_SEQUENCE) != 0;
+    }
+
+    /** @return whether the request starts its sequence. */
+    public boolean sequenceStart()
+    {
+        return (flags & InferFrameFlyweight.FLAG_SEQUENCE_START) != 0;
+    }
+
+    /** @return whether the request ends its sequence. */
+    public boolean sequenceEnd()
+    {
+        return (flags & InferFrameFlyweight.FLAG_SEQUENCE_END) != 0;
+    }
+
+    /** @return the numeric correlation ID (unsigned), 0 when none or when it is a string. */
+    public long sequenceId()
+    {
+        return sequenceId;
+    }
+
+    /** @return the offset of the string correlation ID in the ring buffer. */
+    public long sequenceIdOffset()
+    {
+        return sequenceIdOffset;
+    }
+
+    /** @return bytes of the string correlation ID, 0 for none. */
+    public int sequenceIdLength()
+    {
+        return sequenceIdLength;
     }
 
     /** @return the offset of the model name in the ring buffer. */

@@ -11,6 +11,8 @@ public final class IpcLimits
 
     /** Bytes of a request id (UTF-8). */
     public static final int MAX_ID_LENGTH = 128;
+    /** Longest string correlation ID of an INFER frame, in UTF-8 bytes. */
+    public static final int MAX_SEQUENCE_ID_LENGTH = 128;
 
     /** Inputs of one request. */
     public static final int MAX_INPUTS = 32;

@@ -26,6 +26,9 @@ public final class IpcRequest
     private byte[] id = EMPTY;
     private long priority;
     private long timeoutMicros;
+    private int sequenceFlags;
+    private long sequenceId;
+    private byte[] sequenceKey = EMPTY;
 
     private int inputCount;
     private final byte[][] inputNames = new byte[IpcLimits.MAX_INPUTS][];
@@ -117,6 +120,75 @@ public final class IpcRequest
         }
         this.timeoutMicros = micros;
         return this;
+    }
+
+    /**
+     * Puts the request in a sequence with a numeric correlation ID, for a model with {@code sequence_batching}
+     * (Triton's {@code sequence_id}, {@code sequence_start}, {@code sequence_end}). The ID is unsigned: a negative
+     * {@code long} stands for 2^63 or more. 0 is "no correlation ID", which a sequence model refuses with Triton's
+     * error.
+     *
+     * @param id    the correlation ID (unsigned)
+     * @param start whether this request starts the sequence
+     * @param end   whether it ends it
+     * @return this
+     */
+    public IpcRequest sequence(final long id, final boolean start, final boolean end)
+    {
+        sequenceId = id;
+        sequenceKey = EMPTY;
+        return sequenceFlags(start, end);
+    }
+
+    /**
+     * Puts the request in a sequence with a string correlation ID (up to 128 bytes of UTF-8; "5" and the number 5
+     * are two sequences).
+     *
+     * @param id    the correlation ID, not empty
+     * @param start whether this request starts the sequence
+     * @param end   whether it ends it
+     * @return this
+     */
+    public IpcRequest sequence(final String id, final boolean start, final boolean end)
+    {
+        sequenceKey = Utf8.encodeBounded("sequence id", id, 1, IpcLimits.MAX_SEQUENCE_ID_LENGTH);
+        sequenceId = 0;
+        return sequenceFlags(start, end);
+    }
+
+    /**
+     * Changes only the start and end flags of a request already in a sequence: reusing one request for every
+     * request of a sequence this way allocates nothing (the string ID stays encoded).
+     *
+     * @param start whether this request starts the sequence
+     * @param end   whether it ends it
+     * @return this
+     */
+    public IpcRequest sequenceFlags(final boolean start, final boolean end)
+    {
+        sequenceFlags = InferFrameFlyweight.FLAG_SEQUENCE
+            | (start ? InferFrameFlyweight.FLAG_SEQUENCE_START : 0)
+            | (end ? InferFrameFlyweight.FLAG_SEQUENCE_END : 0);
+        return this;
+    }
+
+    /**
+     * Takes the request out of any sequence.
+     *
+     * @return this
+     */
+    public IpcRequest noSequence()
+    {
+        sequenceFlags = 0;
+        sequenceId = 0;
+        sequenceKey = EMPTY;
+        return this;
+    }
+
+    /** @return whether the request is in a sequence. */
+    public boolean inSequence()
+    {
+        return sequenceFlags != 0;
     }
 
     /**
@@ -223,7 +295,8 @@ public final class IpcRequest
     /** @return bytes of this request's INFER frame. */
     public int encodedLength()
     {
-        int length = InferFrameFlyweight.headerAndStringsLength(model.length, id.length);
+        int length = InferFrameFlyweight.headerAndStringsLength(model.length, id.length, sequenceFlags != 0,
+            sequenceKey.length);
         for (int i = 0; i < inputCount; i++)
         {
             length += TensorEntryFlyweight.encodedLength(inputShapes[i].length, inputNames[i].length);
@@ -252,8 +325,12 @@ public final class IpcRequest
             .timeoutMicros(timeoutMicros)
             .inputCount(inputCount)
             .outputCount(outputCount)
-            .flags(0)
-            .strings(model, id);
+            .flags(sequenceFlags);
+        if (sequenceFlags != 0)
+        {
+            frame.sequenceId(sequenceId);
+        }
+        frame.strings(model, id, sequenceKey);
         long cursor = frame.firstInputOffset();
         for (int i = 0; i < inputCount; i++)
         {

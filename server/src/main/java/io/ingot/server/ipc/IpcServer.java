@@ -307,6 +307,7 @@ public final class IpcServer implements AutoCloseable
                 .priority(decoder.priority())
                 .timeoutMicros(decoder.timeoutMicros())
                 .responseAllocator(context);
+            applySequence(request, buffer);
             for (int i = 0; i < decoder.inputCount(); i++)
             {
                 request.addInput(names.get(buffer, decoder.inputNameOffset(i), decoder.inputNameLength(i)),
@@ -332,6 +333,27 @@ public final class IpcServer implements AutoCloseable
                 + client.slot() + " failed", ex);
             client.writeError(correlationId, -1, IpcStatus.INTERNAL, "the server could not submit the request: "
                 + ex);
+        }
+    }
+
+    /**
+     * Copies the frame's sequence fields into the (reused) request, clearing those of its previous use. A string
+     * correlation ID becomes a Java string (one allocation, as over HTTP and gRPC); a numeric one costs nothing.
+     */
+    private void applySequence(final InferenceRequest request, final MemorySegment buffer)
+    {
+        if (!decoder.inSequence())
+        {
+            request.sequence(0L, false, false);
+        }
+        else if (decoder.sequenceIdLength() > 0)
+        {
+            request.sequence(FrameText.get(buffer, decoder.sequenceIdOffset(), decoder.sequenceIdLength()),
+                decoder.sequenceStart(), decoder.sequenceEnd());
+        }
+        else
+        {
+            request.sequence(decoder.sequenceId(), decoder.sequenceStart(), decoder.sequenceEnd());
         }
     }
 

@@ -108,8 +108,8 @@ class IpcPythonClientTest
     {
         try (ChildProcess selfTest = python("ipc_selftest.py", name))
         {
-            final String summary = selfTest.awaitLine("6 passed", 300);
-            assertEquals("6 passed, 0 failed", summary, selfTest.output());
+            final String summary = selfTest.awaitLine("7 passed", 300);
+            assertEquals("7 passed, 0 failed", summary, selfTest.output());
             assertEquals(0, selfTest.awaitExit(60), selfTest.output());
         }
         final IpcServerStatistics statistics = server.statistics();

@@ -99,10 +99,21 @@ final class IpcTestSupport
         return InferenceCore.open(builder.build());
     }
 
+    /** Triton's {@code simple_sequence} (built-in): {@code OUTPUT = (INPUT + START) * READY}, INT32 [1]. */
+    static ModelConfig simpleSequence()
+    {
+        return config("name: 'simple_sequence' backend: 'simple_sequence' max_batch_size: 8"
+            + " input [{ name: 'INPUT' data_type: TYPE_INT32 dims: [1] }]"
+            + " output [{ name: 'OUTPUT' data_type: TYPE_INT32 dims: [1] }]"
+            + " sequence_batching { max_sequence_idle_microseconds: 60000000 control_input ["
+            + " { name: 'START' control [{ kind: CONTROL_SEQUENCE_START int32_false_true: [0, 1] }] },"
+            + " { name: 'READY' control [{ kind: CONTROL_SEQUENCE_READY int32_false_true: [0, 1] }] } ] }");
+    }
+
     /** The models every IPC test server serves. */
     static InferenceCore standardCore()
     {
-        return core(addSub(), addSubBatched(), identity(), identityBytes(), slow(300_000));
+        return core(addSub(), addSubBatched(), identity(), identityBytes(), slow(300_000), simpleSequence());
     }
 
     /** Small slabs and quick liveness, for tests. */

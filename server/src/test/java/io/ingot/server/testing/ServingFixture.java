@@ -158,6 +158,7 @@ public final class ServingFixture implements AutoCloseable
         input [{ name: "INPUT" data_type: TYPE_INT32 dims: [1] }]
         output [{ name: "OUTPUT" data_type: TYPE_INT32 dims: [1] }]
         sequence_batching {
+          max_sequence_idle_microseconds: 60000000
           control_input [{ name: "START" control [{ kind: CONTROL_SEQUENCE_START int32_false_true: [0, 1] }] },
                          { name: "READY" control [{ kind: CONTROL_SEQUENCE_READY int32_false_true: [0, 1] }] }]
         }
@@ -168,6 +169,7 @@ public final class ServingFixture implements AutoCloseable
         input [{ name: "INPUT" data_type: TYPE_INT32 dims: [1] }]
         output [{ name: "OUTPUT" data_type: TYPE_INT32 dims: [1] }]
         sequence_batching {
+          max_sequence_idle_microseconds: 60000000
           control_input [{ name: "START" control [{ kind: CONTROL_SEQUENCE_START int32_false_true: [0, 1] }] },
                          { name: "READY" control [{ kind: CONTROL_SEQUENCE_READY int32_false_true: [0, 1] }] }]
         }
