@@ -256,7 +256,8 @@ class SequenceBatcherTest
         return "name: '" + name + "' backend: 'sequence_accumulator' max_batch_size: 4"
             + " input [{ name: 'INPUT' data_type: TYPE_INT32 dims: [1] }]"
             + " output [{ name: 'OUTPUT' data_type: TYPE_INT32 dims: [1] }]"
-            + " sequence_batching { " + strategy + " control_input ["
+            // 60 s idle: Triton's 1 s default released sequences between two requests on a machine at load 20+.
+            + " sequence_batching { " + strategy + " max_sequence_idle_microseconds: 60000000 control_input ["
             + " { name: 'START' control [{ kind: CONTROL_SEQUENCE_START int32_false_true: [0, 1] }] },"
             + " { name: 'READY' control [{ kind: CONTROL_SEQUENCE_READY int32_false_true: [0, 1] }] } ]"
             + " state [{ input_name: 'SUM_IN' output_name: 'SUM_OUT' data_type: TYPE_INT32 dims: [1] " + initial
