@@ -43,7 +43,8 @@ class MissingLibraryTest
             assertEquals("lgbm READY 5.0", child.awaitLine("lgbm ", 60));
             final String line = child.awaitLine("xgb ", 10);
             assertTrue(line.startsWith("xgb UNAVAILABLE Internal: model 'xgb' version 1: XGBoost 3.4.0 "
-                + "(libxgboost4j.so) from ml.dmlc:xgboost4j_2.12:3.4.0 cannot be loaded: -Dingot.fil.xgboost.library names " + missing
+                + "(libxgboost4j.so) from ml.dmlc:xgboost4j_2.12:3.4.0 cannot be loaded: -Dingot.fil.xgboost.library "
+                + "names " + missing
                 + ", which is not a file"), line);
             assertEquals(0, child.awaitExit(30), child.output());
         }
