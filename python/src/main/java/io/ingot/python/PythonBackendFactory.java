@@ -23,8 +23,8 @@ import java.util.List;
  *
  * <p>Refused at load, each with a message naming the model: a missing {@code model.py}, decoupled models
  * ({@code model_transaction_policy { decoupled: true }}: the core streams decoupled responses, but the Python stub
- * does not send them yet), bad parameters, and a {@code model.py} whose import or {@code initialize} fails (with Python's
- * message). Thread-safe and stateless.
+ * does not send them yet), bad parameters, and a {@code model.py} whose import or {@code initialize} fails (with
+ * Python's message). Thread-safe and stateless.
  */
 public final class PythonBackendFactory implements BackendFactory
 {
