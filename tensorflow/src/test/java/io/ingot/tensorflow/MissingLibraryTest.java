@@ -46,7 +46,8 @@ class MissingLibraryTest
             final String simple = child.output().lines().filter(line -> line.startsWith("MODEL simple ")).findFirst()
                 .orElseThrow(() -> new AssertionError(child.output()));
             assertTrue(simple.startsWith("MODEL simple UNAVAILABLE Internal: model 'simple' version 1 cannot be "
-                + "served: TensorFlow's C library libtensorflow_cc.so.2 cannot be loaded: libtensorflow_cc.so.2 is not in "
+                + "served: TensorFlow's C library libtensorflow_cc.so.2 cannot be loaded: libtensorflow_cc.so.2 is not "
+                + "in "
                 + empty + " (named by system property ingot.tensorflow.library.dir)"), simple);
             assertTrue(child.output().contains("MODEL add_sub READY"), child.output());
             assertEquals(0, child.awaitExit(60), child.output());
