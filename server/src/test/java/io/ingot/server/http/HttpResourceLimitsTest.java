@@ -150,7 +150,7 @@ class HttpResourceLimitsTest
         final long deadline = System.nanoTime() + 10_000_000_000L;
         while (server.frontends().http().bodyBudget().held() != 0 && System.nanoTime() < deadline)
         {
-            Thread.onSpinWait();
+            sleepMillis(5);
         }
         assertEquals(0, server.frontends().http().bodyBudget().held(), "the partial body was given back");
     }
@@ -261,6 +261,19 @@ class HttpResourceLimitsTest
                 }
             }
             assertEquals(200, status, "once connections close, new ones are accepted");
+        }
+    }
+
+    private static void sleepMillis(final long millis)
+    {
+        try
+        {
+            Thread.sleep(millis);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting", ex);
         }
     }
 }
