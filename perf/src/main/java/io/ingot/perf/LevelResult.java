@@ -22,12 +22,20 @@ import java.util.List;
  * @param windows            windows measured for this level, unstable ones included
  * @param stable             whether the last three windows agreed within the stability percentage
  * @param complete           false when the run was interrupted during this level
+ * @param overThreshold      successful requests whose latency exceeded the latency threshold (the SLO), to
+ *                           HdrHistogram's three significant digits; 0 when the run has no threshold
  */
 public record LevelResult(double level, long requests, long errors, long delayed, double durationSeconds,
     double requestsPerSecond, double inferencesPerSecond, Latency latencyUs, double averageBatchSize,
     double serverRequestUs, double serverQueueUs, double serverComputeUs, int windows, boolean stable,
-    boolean complete)
+    boolean complete, long overThreshold)
 {
+    /** @return the share of successful requests over the latency threshold, 0 to 1 (0 without requests) */
+    public double overThresholdFraction()
+    {
+        return requests == 0 ? 0 : (double)overThreshold / requests;
+    }
+
     /**
      * Latency statistics, microseconds.
      *
@@ -95,10 +103,11 @@ public record LevelResult(double level, long requests, long errors, long delayed
      * @param measured  every window measured for the level
      * @param stable    whether the windows were stable
      * @param complete  false when interrupted
+     * @param thresholdUs the latency threshold in microseconds whose violations are counted; 0 for none
      * @return the result
      */
     static LevelResult of(final double level, final int batchSize, final List<Window> merged, final int measured,
-        final boolean stable, final boolean complete)
+        final boolean stable, final boolean complete, final double thresholdUs)
     {
         final Histogram all = new Histogram(3);
         long errors = 0;
@@ -130,6 +139,16 @@ public record LevelResult(double level, long requests, long errors, long delayed
             stats ? server.perRequestMicros(server.queueNs()) : Double.NaN,
             stats ? server.perRequestMicros(server.computeInputNs() + server.computeInferNs()
                 + server.computeOutputNs()) : Double.NaN,
-            measured, stable, complete);
+            measured, stable, complete, countAbove(all, thresholdUs));
+    }
+
+    private static long countAbove(final Histogram latencies, final double thresholdUs)
+    {
+        if (!(thresholdUs > 0) || latencies.getTotalCount() == 0)
+        {
+            return 0;
+        }
+        final long thresholdNs = (long)Math.floor(thresholdUs * 1000);
+        return latencies.getTotalCount() - latencies.getCountBetweenValues(0, thresholdNs);
     }
 }

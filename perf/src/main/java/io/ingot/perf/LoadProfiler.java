@@ -10,7 +10,9 @@ import java.util.function.Consumer;
 /**
  * Runs load levels one after another as perf_analyzer does: for each level, start the load, warm up, then measure
  * windows until the last three agree — every window's throughput and latency within the stability percentage of
- * their mean — or the trial limit is reached; report the last three windows merged.
+ * their mean — or the trial limit is reached; report the last three windows merged. With a latency threshold (an
+ * SLO), each level also counts the requests over it, and the sweep ends after the first level whose stability
+ * latency statistic exceeds it, as perf_analyzer's {@code --latency-threshold} does.
  */
 public final class LoadProfiler
 {
@@ -40,9 +42,10 @@ public final class LoadProfiler
      * @param percentile     latency statistic that must be stable ({@code avg} or {@code p50}...)
      * @param arrivals       arrival process (open loop)
      * @param maxOutstanding requests in flight at most (open loop)
+     * @param latencyThresholdUs the latency threshold in microseconds, judged on {@code percentile}; 0 for none
      */
     public record Settings(long warmupMs, long windowMs, double stabilityPct, int maxTrials, String percentile,
-        Arrivals arrivals, int maxOutstanding)
+        Arrivals arrivals, int maxOutstanding, double latencyThresholdUs)
     {
     }
 
@@ -100,11 +103,11 @@ public final class LoadProfiler
     }
 
     /**
-     * Measures every level.
+     * Measures every level, up to and including the first whose latency exceeds the threshold.
      *
      * @param levels  concurrencies or request rates
      * @param onLevel receives each level's result as soon as it is measured (also a partial, interrupted one)
-     * @return the results, in order; shorter than {@code levels} when stopped
+     * @return the results, in order; shorter than {@code levels} when stopped or past the threshold
      * @throws PerfException when a level gets no successful response at all
      */
     public List<LevelResult> run(final List<Double> levels, final Consumer<LevelResult> onLevel)
@@ -117,9 +120,23 @@ public final class LoadProfiler
             {
                 results.add(result);
                 onLevel.accept(result);
+                if (exceedsThreshold(result))
+                {
+                    break;
+                }
             }
         }
         return results;
+    }
+
+    /**
+     * @param result a level's result
+     * @return whether its latency statistic (the stability one: {@code avg} or a percentile) is over the threshold
+     */
+    public boolean exceedsThreshold(final LevelResult result)
+    {
+        return settings.latencyThresholdUs() > 0 && result.latencyUs().get(settings.percentile())
+            > settings.latencyThresholdUs();
     }
 
     private LevelResult measure(final int index, final double level)
@@ -193,7 +210,8 @@ public final class LoadProfiler
                 + " ms at " + describe(level) + (errors.firstMessage() == null ? ""
                     : "; first error: " + errors.firstMessage()));
         }
-        return LevelResult.of(level, batchSize, merged, windows.size(), stable, !stopRequested);
+        return LevelResult.of(level, batchSize, merged, windows.size(), stable, !stopRequested,
+            settings.latencyThresholdUs());
     }
 
     private String describe(final double level)

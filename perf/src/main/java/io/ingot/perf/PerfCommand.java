@@ -162,6 +162,11 @@ public final class PerfCommand implements Callable<Integer>
         description = "Latency statistic the stability check uses (default ${DEFAULT-VALUE}, as perf_analyzer).")
     private String percentile;
 
+    @Option(names = {"-l", "--latency-threshold"}, paramLabel = "MS", defaultValue = "0",
+        description = "A latency SLO: each level counts the requests over it (column 'over %%'), and the sweep stops"
+            + " after the first level whose --percentile latency exceeds it, as perf_analyzer's (default 0: none).")
+    private double latencyThresholdMs;
+
     @Option(names = "--idle-mode", paramLabel = "BLOCKING|BACKOFF|SPINNING", defaultValue = "BLOCKING",
         description = "In-process core: how its threads wait for work (default ${DEFAULT-VALUE}).")
     private IdleMode idleMode;
@@ -290,6 +295,11 @@ public final class PerfCommand implements Callable<Integer>
         {
             throw PerfException.usage("--max-threads must be at least 1, got " + maxOutstanding);
         }
+        if (!(latencyThresholdMs >= 0) || Double.isInfinite(latencyThresholdMs))
+        {
+            throw PerfException.usage("-l/--latency-threshold must be a number of milliseconds >= 0 (0: none), got "
+                + latencyThresholdMs);
+        }
         if (concurrencyRange != null && arrivalOptions.given())
         {
             throw PerfException.usage("--request-distribution, --burst-ratio, --burst-period-ms and --request-trace"
@@ -326,7 +336,7 @@ public final class PerfCommand implements Callable<Integer>
                 + "; perf runs one thread per request in flight, at most 4096");
         }
         return new Plan(mode, range.values(), new LoadProfiler.Settings(warmupMs, windowMs, stabilityPct, maxTrials,
-            percentile, arrivals, maxOutstanding));
+            percentile, arrivals, maxOutstanding, latencyThresholdMs * 1000));
     }
 
     private LoadTarget openTarget()
@@ -467,6 +477,14 @@ public final class PerfCommand implements Callable<Integer>
         {
             throw failure;
         }
+        if (!results.isEmpty() && results.size() < plan.levels().size() && !profiler.stopRequested()
+            && profiler.exceedsThreshold(results.get(results.size() - 1)))
+        {
+            final LevelResult last = results.get(results.size() - 1);
+            out.printf(Locale.ROOT, "stopped at %s: its %s latency %.1f us exceeds -l/--latency-threshold %s ms%n",
+                concurrency ? "concurrency " + (long)last.level() : "rate " + last.level() + "/s",
+                percentile, last.latencyUs().get(percentile), latencyThresholdMs);
+        }
         if (profiler.firstError() != null)
         {
             err.println("warning: some requests failed; the first error: " + profiler.firstError());
@@ -496,7 +514,8 @@ public final class PerfCommand implements Callable<Integer>
         return new RunReport(name, command, target.describe(), model, version, inputs.batchSize(),
             inputs.requestBytes(), concurrency ? "concurrency" : "request_rate",
             concurrency ? "-" : plan.settings().arrivals().describe(), windowMs, stabilityPct,
-            RunReport.Machine.current(), started, results, interrupted, firstError);
+            plan.settings().latencyThresholdUs(), RunReport.Machine.current(), started, results, interrupted,
+            firstError);
     }
 
     /** Quotes an argument for a POSIX shell when it needs it, so that the recorded command can be pasted. */

@@ -43,7 +43,8 @@ public final class ReportFiles
         final StringBuilder csv = new StringBuilder();
         csv.append(report.levelName()).append(",Inferences/Second,Requests/Second,Client p50 latency,"
             + "p90 latency,p95 latency,p99 latency,p99.9 latency,Avg latency,Max latency,Avg Batch Size,"
-            + "Server Request,Server Queue,Server Compute,Requests,Errors,Delayed,Windows,Stable,Complete\n");
+            + "Server Request,Server Queue,Server Compute,Requests,Errors,Delayed,Windows,Stable,Complete,"
+            + "Latency Threshold,Over Threshold\n");
         for (final LevelResult r : report.results())
         {
             final LevelResult.Latency l = r.latencyUs();
@@ -55,7 +56,9 @@ public final class ReportFiles
                 .append(num(r.serverRequestUs())).append(',').append(num(r.serverQueueUs())).append(',')
                 .append(num(r.serverComputeUs())).append(',').append(r.requests()).append(',')
                 .append(r.errors()).append(',').append(r.delayed()).append(',').append(r.windows()).append(',')
-                .append(r.stable()).append(',').append(r.complete()).append('\n');
+                .append(r.stable()).append(',').append(r.complete()).append(',')
+                .append(report.latencyThresholdUs() > 0 ? num(report.latencyThresholdUs()) : "").append(',')
+                .append(report.latencyThresholdUs() > 0 ? Long.toString(r.overThreshold()) : "").append('\n');
         }
         write(file, csv.toString());
     }
@@ -99,6 +102,8 @@ public final class ReportFiles
         root.addProperty("distribution", report.distribution());
         root.addProperty("measurement_interval_ms", report.windowMs());
         root.addProperty("stability_percentage", report.stabilityPct());
+        root.add("latency_threshold_us", report.latencyThresholdUs() > 0 ? number(report.latencyThresholdUs())
+            : JsonNull.INSTANCE);
         root.addProperty("started", report.started());
         root.addProperty("interrupted", report.interrupted());
         root.add("first_error", report.firstError() == null ? JsonNull.INSTANCE
@@ -125,6 +130,10 @@ public final class ReportFiles
             row.addProperty("windows", r.windows());
             row.addProperty("stable", r.stable());
             row.addProperty("complete", r.complete());
+            if (report.latencyThresholdUs() > 0)
+            {
+                row.addProperty("over_threshold", r.overThreshold());
+            }
             results.add(row);
         }
         root.add("results", results);
@@ -231,16 +240,18 @@ public final class ReportFiles
     public static void printRow(final RunReport report, final LevelResult r, final PrintStream out,
         final boolean header)
     {
+        final boolean slo = report.latencyThresholdUs() > 0;
         if (header)
         {
-            out.printf(Locale.ROOT, "%12s %12s %10s %10s %10s %10s %10s %10s %7s %8s %6s%n", report.levelName(),
+            out.printf(Locale.ROOT, "%12s %12s %10s %10s %10s %10s %10s %10s %7s %8s %6s%s%n", report.levelName(),
                 "infer/s", "p50 us", "p90 us", "p95 us", "p99 us", "p99.9 us", "avg us", "batch", "errors",
-                "stable");
+                "stable", slo ? String.format(Locale.ROOT, " %8s", "over %") : "");
         }
-        out.printf(Locale.ROOT, "%12s %12.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %7.2f %8d %6s%n",
+        out.printf(Locale.ROOT, "%12s %12.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %7.2f %8d %6s%s%n",
             level(r.level()), r.inferencesPerSecond(), r.latencyUs().p50(), r.latencyUs().p90(),
             r.latencyUs().p95(), r.latencyUs().p99(), r.latencyUs().p999(), r.latencyUs().mean(),
-            r.averageBatchSize(), r.errors(), r.stable() ? "yes" : r.complete() ? "no" : "part");
+            r.averageBatchSize(), r.errors(), r.stable() ? "yes" : r.complete() ? "no" : "part",
+            slo ? String.format(Locale.ROOT, " %8.3f", 100 * r.overThresholdFraction()) : "");
     }
 
     /**

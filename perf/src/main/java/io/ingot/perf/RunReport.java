@@ -18,6 +18,7 @@ import java.util.List;
  * @param distribution arrival process ({@link Arrivals#describe()}; {@code -} in concurrency mode)
  * @param windowMs     measurement window
  * @param stabilityPct stability percentage
+ * @param latencyThresholdUs the latency threshold (SLO) whose violations each level counts, µs; 0 for none
  * @param machine      the machine the client ran on
  * @param started      start time, ISO-8601
  * @param results      one result per measured level
@@ -25,7 +26,8 @@ import java.util.List;
  * @param firstError   the first failed request's message, or {@code null}
  */
 public record RunReport(String label, String command, String target, String model, String version, int batchSize,
-    long requestBytes, String mode, String distribution, long windowMs, double stabilityPct, Machine machine,
+    long requestBytes, String mode, String distribution, long windowMs, double stabilityPct, double latencyThresholdUs,
+    Machine machine,
     String started, List<LevelResult> results, boolean interrupted, String firstError)
 {
     /** Freezes the results. */

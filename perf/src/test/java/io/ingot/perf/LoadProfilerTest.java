@@ -17,7 +17,7 @@ class LoadProfilerTest
 {
     /** Stability within 1000 %: any three windows with requests agree, so a level takes exactly three windows. */
     private static final LoadProfiler.Settings LOOSE = new LoadProfiler.Settings(0, 200, 1000, 5, "avg",
-        new Arrivals.Constant(), 4);
+        new Arrivals.Constant(), 4, 0);
 
     @Test
     void eachLevelMergesThreeStableWindowsAndReadsTheBatchSizeFromTheCounters()
@@ -61,6 +61,34 @@ class LoadProfilerTest
     }
 
     @Test
+    void aLatencyThresholdCountsTheRequestsOverItAndEndsTheSweepAtTheFirstLevelPastIt()
+    {
+        // Every request of the fake sleeps a millisecond: its median is over 0.5 ms, and far below 10 s.
+        final LoadProfiler.Settings tight = new LoadProfiler.Settings(0, 200, 1000, 3, "p50",
+            new Arrivals.Constant(), 4, 500);
+        final LoadProfiler.Settings loose = new LoadProfiler.Settings(0, 200, 1000, 3, "p50",
+            new Arrivals.Constant(), 4, 10_000_000);
+        final List<LevelResult> stopped = new LoadProfiler(new FakeTarget(null), LoadProfiler.Mode.CONCURRENCY, 1,
+            tight, (level, phase) ->
+            {
+            }).run(List.of(1.0, 2.0, 4.0), result ->
+            {
+            });
+        assertEquals(1, stopped.size(), "the sweep ends after the first level past the threshold");
+        assertEquals(stopped.get(0).requests(), stopped.get(0).overThreshold());
+        assertEquals(1.0, stopped.get(0).overThresholdFraction(), 1e-9);
+
+        final List<LevelResult> all = new LoadProfiler(new FakeTarget(null), LoadProfiler.Mode.CONCURRENCY, 1,
+            loose, (level, phase) ->
+            {
+            }).run(List.of(1.0, 2.0), result ->
+            {
+            });
+        assertEquals(2, all.size());
+        assertTrue(all.stream().allMatch(result -> result.overThreshold() == 0 && result.requests() > 0), "" + all);
+    }
+
+    @Test
     void levelWhereEveryRequestFailsEndsTheRunWithTheError()
     {
         final PerfException error = assertThrows(PerfException.class,
@@ -79,7 +107,7 @@ class LoadProfilerTest
     {
         final FakeTarget target = new FakeTarget(null);
         final LoadProfiler.Settings strict = new LoadProfiler.Settings(0, 300, 0.0001, 100, "avg",
-            new Arrivals.Constant(), 4);
+            new Arrivals.Constant(), 4, 0);
         final LoadProfiler profiler = new LoadProfiler(target, LoadProfiler.Mode.CONCURRENCY, 1, strict,
             (level, phase) ->
             {

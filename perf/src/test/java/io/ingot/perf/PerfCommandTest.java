@@ -78,6 +78,27 @@ class PerfCommandTest
     }
 
     @Test
+    void aLatencyThresholdIsReportedPerLevelAndANegativeOneIsAUsageError(@TempDir final Path dir) throws Exception
+    {
+        final Path repository = identityRepository(dir.resolve("models"));
+        final Path json = dir.resolve("slo.json");
+        final int code = run("-m", "identity", "--model-repository", repository.toString(), "--request-rate-range",
+            "50:100:x2", "-p", "150", "--warmup-interval", "0", "-s", "1000", "-r", "3", "--percentile", "p99",
+            "-l", "10000", "--json", json.toString());
+        assertEquals(0, code, errors());
+        final JsonObject report = JsonParser.parseString(Files.readString(json)).getAsJsonObject();
+        assertEquals(10_000_000, report.get("latency_threshold_us").getAsDouble(), 1e-9);
+        assertEquals(2, report.getAsJsonArray("results").size(), "an identity model stays far below 10 s");
+        assertEquals(0, report.getAsJsonArray("results").get(0).getAsJsonObject().get("over_threshold").getAsLong());
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("over %"));
+
+        assertEquals(PerfException.USAGE, run("-m", "identity", "--model-repository", repository.toString(), "-l",
+            "-5"));
+        assertTrue(errors().contains("-l/--latency-threshold must be a number of milliseconds >= 0 (0: none), got"
+            + " -5.0"), errors());
+    }
+
+    @Test
     void recordedCommandsQuoteWhatTheShellWouldSplit()
     {
         assertEquals("1:64:x2", PerfCommand.shellQuoted("1:64:x2"));
@@ -141,9 +162,9 @@ class PerfCommandTest
     void plotSubcommandCombinesReports(@TempDir final Path dir) throws Exception
     {
         final Path a = dir.resolve("a.json");
-        ReportFiles.writeJson(new RunReport("a", "c", "t", "m", "", 1, 4, "concurrency", "-", 100, 10,
+        ReportFiles.writeJson(new RunReport("a", "c", "t", "m", "", 1, 4, "concurrency", "-", 100, 10, 0,
             RunReport.Machine.current(), "now", java.util.List.of(new LevelResult(1, 1, 0, 0, 1, 10, 10,
-                new LevelResult.Latency(1, 2, 3, 4, 5, 6, 7, 3, 1), 1, 1, 1, 1, 3, true, true)), false, null), a);
+                new LevelResult.Latency(1, 2, 3, 4, 5, 6, 7, 3, 1), 1, 1, 1, 1, 3, true, true, 0)), false, null), a);
         final Path png = dir.resolve("both.png");
         assertEquals(0, new CommandLine(new PerfCommand()).execute("plot", "-o", png.toString(), a.toString(),
             a.toString()));

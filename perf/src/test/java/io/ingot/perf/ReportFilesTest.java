@@ -17,13 +17,13 @@ class ReportFilesTest
     private static LevelResult level(final double level, final double throughput, final double p99, final double batch)
     {
         return new LevelResult(level, 100, 1, 0, 1.0, throughput, throughput,
-            new LevelResult.Latency(10, 20, 30, 40, p99, 60, 70, 25, 5), batch, 90, 10, 80, 3, true, true);
+            new LevelResult.Latency(10, 20, 30, 40, p99, 60, 70, 25, 5), batch, 90, 10, 80, 3, true, true, 0);
     }
 
     private static RunReport report(final List<LevelResult> results)
     {
         return new RunReport("my config", "ingot perf -m m", "fake", "m", "", 1, 64, "concurrency", "-", 1000, 10,
-            RunReport.Machine.current(), "2026-01-01T00:00Z", results, false, null);
+            0, RunReport.Machine.current(), "2026-01-01T00:00Z", results, false, null);
     }
 
     @Test

@@ -126,7 +126,7 @@ public final class Comparison implements Runnable
         LoadProfiler.Settings settings()
         {
             return new LoadProfiler.Settings(warmupMs, windowMs, stabilityPct, maxTrials, "avg",
-                new Arrivals.Constant(), 16);
+                new Arrivals.Constant(), 16, 0);
         }
 
         String command()
@@ -159,14 +159,15 @@ public final class Comparison implements Runnable
             final LevelResult r = results.get(0);
             return new LevelResult(level, r.requests(), r.errors(), r.delayed(), r.durationSeconds(),
                 r.requestsPerSecond(), r.inferencesPerSecond(), r.latencyUs(), r.averageBatchSize(),
-                r.serverRequestUs(), r.serverQueueUs(), r.serverComputeUs(), r.windows(), r.stable(), r.complete());
+                r.serverRequestUs(), r.serverQueueUs(), r.serverComputeUs(), r.windows(), r.stable(), r.complete(),
+                r.overThreshold());
         }
 
         RunReport report(final String label, final String target, final String model, final int batchSize,
             final long requestBytes, final List<LevelResult> results)
         {
             return new RunReport(label, command(), target, model, "", batchSize, requestBytes, "concurrency", "-",
-                windowMs, stabilityPct, RunReport.Machine.current(),
+                windowMs, stabilityPct, 0, RunReport.Machine.current(),
                 OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString(), results, false, null);
         }
 
@@ -620,7 +621,7 @@ public final class Comparison implements Runnable
                 final LevelResult.Latency l = new LevelResult.Latency(latency, latency, latency, latency, latency,
                     latency, latency, latency, 0);
                 idealResults.add(new LevelResult(n, 0, 0, 0, 0, ideal.get(i), ideal.get(i), l, idealBatch(n),
-                    Double.NaN, Double.NaN, Double.NaN, 0, true, true));
+                    Double.NaN, Double.NaN, Double.NaN, 0, true, true, 0));
             }
             reports.put("cost-ideal", report("ideal (computed)", "computed", "cost", 1, requestBytes, idealResults));
             writeAll("cost model a=" + baseUs + "us b=" + perItemUs + "us", reports, table(ingot, ideal));

@@ -55,7 +55,8 @@ import java.util.concurrent.Callable;
         "scheduled start, so a candidate that falls behind shows it.",
         "",
         "Each candidate: --warmup-interval, then exactly 3 windows of",
-        "--measurement-interval. Best: the most throughput with p99 <= budget and",
+        "--measurement-interval, counting the requests over the budget (SLO",
+        "violations). Best: the most throughput with p99 <= budget and",
         "no failed request (throughputs within 2%% tie; the lower p99 wins).",
         "Writes to --output-dir:",
         "  candidates.csv        every candidate, measured or why not",
@@ -282,7 +283,7 @@ public final class TuneCommand implements Callable<Integer>
             arrivals.describe()) : "concurrency " + (long)level;
         return new Plan(open ? LoadProfiler.Mode.REQUEST_RATE : LoadProfiler.Mode.CONCURRENCY, level, load,
             new LoadProfiler.Settings(warmup, window, 10, LoadProfiler.STABILITY_WINDOWS, "avg", arrivals,
-                maxOutstanding), candidates, parsedVariants, RequestInputs.parseShapes(shapes),
+                maxOutstanding, budgetMs * 1000), candidates, parsedVariants, RequestInputs.parseShapes(shapes),
             RequestInputs.parseValues(values));
     }
 
@@ -406,8 +407,9 @@ public final class TuneCommand implements Callable<Integer>
         {
             return head + result.error();
         }
-        return head + String.format(Locale.ROOT, "%.1f infer/s, p50 %.2f ms, p99 %.2f ms, avg batch %.2f%s -> %s",
-            result.throughput(), result.p50Us() / 1000, result.p99Us() / 1000, result.result().averageBatchSize(),
+        return head + String.format(Locale.ROOT, "%.1f infer/s, p50 %.2f ms, p99 %.2f ms, %.2f%% over budget, avg"
+            + " batch %.2f%s -> %s", result.throughput(), result.p50Us() / 1000, result.p99Us() / 1000,
+            100 * result.result().overThresholdFraction(), result.result().averageBatchSize(),
             result.result().errors() > 0 ? ", " + result.result().errors() + " failed" : "",
             result.meetsBudget() ? "meets budget" : "misses budget");
     }

@@ -21,7 +21,7 @@ public final class TuneReport
     /** The CSV's header. */
     public static final String CSV_HEADER = "candidate,instances,max_batch_size,dynamic_batching,preferred_batch_size,"
         + "max_queue_delay_us,parameters,throughput_infer_per_s,p50_us,p99_us,avg_batch_size,errors,stable,"
-        + "budget_us,slo_met,pareto,error";
+        + "budget_us,over_budget_fraction,slo_met,pareto,error";
 
     private TuneReport()
     {
@@ -54,6 +54,8 @@ public final class TuneReport
                 .append(',').append(result.measured() ? Long.toString(result.result().errors()) : "")
                 .append(',').append(result.measured() && result.result().stable())
                 .append(',').append(number(result.budgetUs(), true))
+                .append(',').append(result.measured() ? String.format(Locale.ROOT, "%.5f",
+                    result.result().overThresholdFraction()) : "")
                 .append(',').append(result.meetsBudget())
                 .append(',').append(front.contains(result.number()))
                 .append(',').append(quoted(result.error() == null ? "" : result.error()))

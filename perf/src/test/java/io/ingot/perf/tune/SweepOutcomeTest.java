@@ -69,6 +69,6 @@ class SweepOutcomeTest
     {
         return new LevelResult(1, 1000, errors, 0, 1, throughput, throughput,
             new LevelResult.Latency(1, p99Us / 2, p99Us, p99Us, p99Us, p99Us, p99Us, p99Us / 2, 1), 1, 1, 0, 1, 3,
-            true, true);
+            true, true, 0);
     }
 }

@@ -87,7 +87,8 @@ class TuneCommandTest
         {
             final String[] cells = row.split(",", -1);
             assertTrue(Double.parseDouble(cells[7]) > 0, row);
-            assertEquals("true", cells[14], "every candidate meets 200 ms: " + row);
+            assertEquals("true", cells[15], "every candidate meets 200 ms: " + row);
+            assertTrue(Double.parseDouble(cells[14]) <= 0.01, "p99 within the budget: at most 1 % over it: " + row);
         }
         assertTrue(csv.stream().anyMatch(row -> row.contains("ingot.batching=adaptive ingot.latency_slo_us=200000")),
             "the variant was measured");
@@ -122,7 +123,10 @@ class TuneCommandTest
             + " infer/s\\): its p99 [0-9.]+ ms misses the 0.5 ms budget by [0-9.]+ ms \\(\\d+%\\); no configuration"
             + " written\n"), run.err());
         assertTrue(run.out().contains("request rate 100.0/s (bursty ratio 3.0 period 50.0 ms)"), run.out());
-        assertTrue(Files.exists(output.resolve("candidates.csv")));
+        final List<String> csv = Files.readAllLines(output.resolve("candidates.csv"));
+        assertTrue(csv.size() > 1 && csv.subList(1, csv.size()).stream()
+            .allMatch(row -> Double.parseDouble(row.split(",", -1)[14]) == 1.0),
+            "a 2 ms model misses a 0.5 ms budget with every request: " + csv);
         assertTrue(Files.exists(output.resolve("pareto.png")));
         assertFalse(Files.exists(output.resolve("config.pbtxt.diff")));
         assertFalse(Files.exists(output.resolve("config.pbtxt")));
