@@ -9,10 +9,12 @@ package io.ingot.scheduler;
  * next arrival:
  * <ol>
  *   <li>Wait for one more request when that lowers the summed latency of the queued requests and the next one —
- *       {@code (n + 1)·(g + E(n+1) − E(n)) < E(1)}, a control limit in {@code n} — and the oldest queued request still
- *       meets the SLO after the wait: {@code queued + g + P(n+1) <= SLO}. The wait lasts until the next arrival
- *       (then it decides again), or until the arrivals count as stopped, the SLO leaves no more room, or a REJECT
- *       deadline comes, whichever is first.</li>
+ *       {@code (n + 1)·(g + E(n+1) − E(n)) < E(1)}, a control limit in {@code n} — or when requests arrive faster than
+ *       a lone one runs ({@code g < E(1)}) and {@code n} is below the load's batch size: the size whose predicted
+ *       mean latency at the measured rate, waiting for a free instance included, is least ({@link #loadTarget});
+ *       and only while the oldest queued request still meets the SLO after the wait: {@code queued + g + P(n+1) <=
+ *       SLO}. The wait lasts until the next arrival (then it decides again), or until the arrivals count as stopped,
+ *       the SLO leaves no more room, or a REJECT deadline comes, whichever is first.</li>
  *   <li>Otherwise dispatch: the longest queue prefix whose oldest request meets the SLO at that prefix's planned
  *       time, or the whole batchable prefix when not even its first request can (then nothing is saved by making
  *       it smaller, and throughput is what is left to keep).</li>
@@ -119,7 +121,7 @@ public final class AdaptiveBatchPolicy extends QueuedBatchPolicy
         // gives the next E(n+1); dispatching now gives the n E(n) and the next E(n) - g + E(1) (it waits out the
         // batch).
         final double waitCost = (double)(size + 1) * (gap + grown - current);
-        if (waitCost >= single)
+        if (waitCost >= single && !(gap < single && size < loadTarget(learnt, gap)))
         {
             return 0;
         }
@@ -135,6 +137,43 @@ public final class AdaptiveBatchPolicy extends QueuedBatchPolicy
             until = Math.min(until, deadline);
         }
         return Math.max(nowNs + ONE_MICRO, until);
+    }
+
+    /**
+     * The batch size that serves the measured arrival rate with the least mean latency. For each size {@code s} a
+     * request waits on average {@code (s − 1)·g/2} for its batch to fill, then for an instance — an M/D/1 queue with
+     * the {@code k} instances pooled, {@code ρ·E(s) / (2k·(1 − ρ))} at utilisation {@code ρ = E(s) / (k·s·g)} — then
+     * runs {@code E(s)}. The myopic rule above cannot see the second term: batches just large enough to keep up run
+     * the instances near saturation, where the wait for a free one is most of the tail. Sizes that would overload
+     * the instances ({@code ρ >= 1}) are skipped; when every size would, the largest (throughput is what is left).
+     *
+     * @return a batch size in {@code 1..max_batch_size}
+     */
+    private int loadTarget(final ExecutionTimes learnt, final long gapNs)
+    {
+        final int instances = times.length;
+        int best = maxBatch;
+        double least = Double.MAX_VALUE;
+        for (int size = 1; size <= maxBatch; size++)
+        {
+            final long run = learnt.expectedNs(size);
+            if (run == ExecutionTimes.UNKNOWN)
+            {
+                break;
+            }
+            final double busy = run / ((double)instances * size * gapNs);
+            if (busy >= 1)
+            {
+                continue;
+            }
+            final double latency = (size - 1) * gapNs / 2.0 + busy * run / (2.0 * instances * (1 - busy)) + run;
+            if (latency < least)
+            {
+                least = latency;
+                best = size;
+            }
+        }
+        return best;
     }
 
     /** Step 2: the longest prefix whose oldest request still meets the SLO, or every batchable request. */
