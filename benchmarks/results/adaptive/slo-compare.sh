@@ -18,7 +18,7 @@
 # benchmarks/results/adaptive/slo/<model>-<arrivals>/ (JSON and CSV per configuration, tune's files, a plot), then
 # `benchmarks/results/adaptive/slo-tables.py` prints the tables of BENCHMARKS.md.
 #
-# Usage (from anywhere): benchmarks/results/adaptive/slo-compare.sh cost|minilm|all
+# Usage (from anywhere): benchmarks/results/adaptive/slo-compare.sh cost|minilm|resnet50|all
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 HERE=benchmarks/results/adaptive
@@ -138,13 +138,13 @@ EOF
   done
 }
 
-onnx() { # MODEL SLO_MS RATES_CONSTANT RATES_BURSTY WINDOW_MS TUNE_GRID...
-  local model=$1 slo=$2 steady=$3 bursty=$4 window=$5
-  shift 5
+onnx() { # MODEL SLO_MS "ARRIVALS..." RATES_STEADY RATES_BURSTY WINDOW_MS TUNE_GRID...
+  local model=$1 slo=$2 processes=$3 steady=$4 bursty=$5 window=$6
+  shift 6
   local repo="$OUT/models"
   mkdir -p "$repo"
   models "$repo" "$model" "examples/models/$model/config.pbtxt" "$slo"
-  for arrivals in constant poisson bursty; do
+  for arrivals in $processes; do
     local rates=$steady
     [ "$arrivals" = bursty ] && rates=$bursty
     compare "$repo" "$model" "$slo" "$arrivals" "$rates" "$window" 1000 "$@"
@@ -158,9 +158,14 @@ case "$WHAT" in
     cost 400 400 20
     ;;&
   minilm|all)
-    onnx minilm 50 100:480:x1.1 40:480:x1.15 1500 --instance-counts 1,2 --max-batch-sizes 4,8,16 \
-      --queue-delays-us 0,2000,8000 --max-candidates 12
+    onnx minilm 50 "constant poisson bursty" 100:480:x1.1 40:480:x1.15 1500 --instance-counts 1,2 \
+      --max-batch-sizes 4,8,16 --queue-delays-us 0,2000,8000 --max-candidates 12
     ;;&
-  cost|minilm|all) ;;
-  *) echo "usage: $0 cost|minilm|all" >&2; exit 2 ;;
+  resnet50|all)
+    # Issue 19, item 4: the article's case study, high throughput with p99 under 100 ms, Poisson arrivals.
+    onnx resnet50 100 poisson 6:60:x1.15 6:60:x1.15 3000 --instance-counts 1,2 --max-batch-sizes 1,2,4,8 \
+      --queue-delays-us 0,10000,30000 --max-candidates 14
+    ;;&
+  cost|minilm|resnet50|all) ;;
+  *) echo "usage: $0 cost|minilm|resnet50|all" >&2; exit 2 ;;
 esac
