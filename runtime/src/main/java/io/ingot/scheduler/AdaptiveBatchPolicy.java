@@ -10,7 +10,7 @@ package io.ingot.scheduler;
  * <ol>
  *   <li>Wait for one more request when that lowers the summed latency of the queued requests and the next one —
  *       {@code (n + 1)·(g + E(n+1) − E(n)) < E(1)}, a control limit in {@code n} — or when requests arrive faster than
- *       a lone one runs (mean gap {@code ḡ < E(1)}) and {@code n} is below the load's batch size: the size whose
+ *       a lone one runs ({@code g < E(1)}) and {@code n} is below the load's batch size: the size whose
  *       predicted mean latency at the measured rate, waiting for a free instance included, is least
  *       ({@link #loadTarget});
  *       and only while the oldest queued request still meets the SLO after the wait: {@code queued + g + P(n+1) <=
@@ -122,8 +122,7 @@ public final class AdaptiveBatchPolicy extends QueuedBatchPolicy
         // gives the next E(n+1); dispatching now gives the n E(n) and the next E(n) - g + E(1) (it waits out the
         // batch).
         final double waitCost = (double)(size + 1) * (gap + grown - current);
-        final long meanGap = arrivals.meanGapNs(nowNs);
-        if (waitCost >= single && !(meanGap < single && size < loadTarget(learnt, meanGap)))
+        if (waitCost >= single && !(gap < single && size < loadTarget(learnt, gap)))
         {
             return 0;
         }
@@ -143,8 +142,8 @@ public final class AdaptiveBatchPolicy extends QueuedBatchPolicy
 
     /**
      * The batch size that serves the measured arrival rate with the least mean latency. For each size {@code s} a
-     * request waits on average {@code (s − 1)·ḡ/2} for its batch to fill, then for an instance — an M/D/1 queue with
-     * the {@code k} instances pooled, {@code ρ·E(s) / (2k·(1 − ρ))} at utilisation {@code ρ = E(s) / (k·s·ḡ)} — then
+     * request waits on average {@code (s − 1)·g/2} for its batch to fill, then for an instance — an M/D/1 queue with
+     * the {@code k} instances pooled, {@code ρ·E(s) / (2k·(1 − ρ))} at utilisation {@code ρ = E(s) / (k·s·g)} — then
      * runs {@code E(s)}. The myopic rule above cannot see the second term: batches just large enough to keep up run
      * the instances near saturation, where the wait for a free one is most of the tail. Sizes that would overload
      * the instances ({@code ρ >= 1}) are skipped; when every size would, the largest (throughput is what is left).
