@@ -1,13 +1,14 @@
 package io.ingot.scheduler;
 
 /**
- * How soon the next request is expected, learned from the last {@value #WINDOW} gaps between arrivals. The estimate
- * is their arithmetic mean: the rate that loads the instances, and the one measure that stays right when arrivals
- * come in clumps (a client's timer that wakes late sends several at once; the median gap is then near zero, as it
- * is between the responses of a closed loop's batch). {@link #expectedGapNs} says {@link #NONE} once the silence
- * since the last arrival is {@value #SILENCE} times the longest gap of the window: the burst is over, and waiting for
- * it would be idle time. The longest gap rather than the mean, so that the pause between two clumps does not count
- * as an end.
+ * How soon the next request is expected, learned from the last {@value #WINDOW} gaps between arrivals, less the
+ * longest. The estimate is their arithmetic mean: the rate that loads the instances, and the measure that stays right
+ * when arrivals come in clumps (a client's timer that wakes late sends several at once; the median gap is then near
+ * zero, as it is between the responses of a closed loop's batch). The longest gap is left out so that the pause
+ * before a burst does not dilute the burst's rate for its first {@value #WINDOW} arrivals. {@link #expectedGapNs}
+ * says {@link #NONE} once the silence since the last arrival is {@value #SILENCE} times the longest of the gaps kept:
+ * the burst is over, and waiting for it would be idle time. That gap rather than the mean, so that the pause between
+ * two clumps does not count as an end.
  *
  * <p>Single-threaded (the holder of the batching role). Allocation-free.
  */
@@ -25,6 +26,8 @@ final class ArrivalGaps
     private long lastArrivalNs;
     private boolean seen;
     private long sumNs;
+    private long meanGapNs;
+    /** The longest gap kept (the second longest of the window). */
     private long longestGapNs;
     private boolean stale;
 
@@ -50,7 +53,7 @@ final class ArrivalGaps
 
     /**
      * @param nowNs the current time
-     * @return the mean gap between arrivals, or {@link #NONE} when none is expected soon
+     * @return the mean gap between arrivals (the longest left out), or {@link #NONE} when none is expected soon
      */
     long expectedGapNs(final long nowNs)
     {
@@ -61,14 +64,25 @@ final class ArrivalGaps
         if (stale)
         {
             long longest = 0;
+            long second = 0;
             for (int i = 0; i < filled; i++)
             {
-                longest = Math.max(longest, gaps[i]);
+                final long gap = gaps[i];
+                if (gap > longest)
+                {
+                    second = longest;
+                    longest = gap;
+                }
+                else if (gap > second)
+                {
+                    second = gap;
+                }
             }
-            longestGapNs = Math.max(1, longest);
+            meanGapNs = Math.max(1, (sumNs - longest) / (filled - 1));
+            longestGapNs = Math.max(1, second);
             stale = false;
         }
-        return nowNs - lastArrivalNs >= SILENCE * longestGapNs ? NONE : Math.max(1, sumNs / filled);
+        return nowNs - lastArrivalNs >= SILENCE * longestGapNs ? NONE : meanGapNs;
     }
 
     /** @return when the silence that ends the wait for the next arrival begins (after {@link #expectedGapNs}) */
