@@ -77,9 +77,11 @@ compare() {
       --label "$2" --json "$dir/$1.json" -f "$dir/$1.csv" > "$dir/$1.log" 2>&1 || true
   }
   sweep "${model}_static" "bundled static"
-  local rate step
+  local rate step previous=
   for step in 1 2 3; do
     rate=$(below "$dir/${model}_static.json" "$slo" "$step")
+    [ "$rate" = "$previous" ] && break  # the ladder's first rate: no lower load to try
+    previous=$rate
     echo "$(date -u +%H:%M:%S) $tag: tune at $rate/s" >&2
     rm -rf "$dir/tune"
     "$INGOT" tune --model-repository "$repo" -m "${model}_static" --latency-budget-ms "$slo" --request-rate "$rate" \
@@ -89,6 +91,9 @@ compare() {
   done
   if [ -f "$dir/tune/config.pbtxt" ]; then
     variant "$dir/tune/config.pbtxt" "$repo" "${model}_best"
+    # The weights are the model's own (tune's directory has none).
+    rm -rf "$repo/${model}_best/1"
+    ln -s "$(readlink -f "$repo/${model}_static/1")" "$repo/${model}_best/1"
     sweep "${model}_best" "best static (tune at $rate/s)"
   else
     echo "$tag: no static candidate met the SLO at $rate/s; no best static" | tee "$dir/no-best.txt" >&2
@@ -158,13 +163,30 @@ case "$WHAT" in
     cost 400 400 20
     ;;&
   minilm|all)
-    onnx minilm 50 "constant poisson bursty" 100:480:x1.1 40:480:x1.15 1500 --instance-counts 1,2 \
+    # The bundled MiniLM serves about 60 requests/s at concurrency 1 (15 ms) and 105/s at 16 on this machine.
+    onnx minilm 100 "constant poisson bursty" 20:110:x1.2 10:110:x1.2 1200 --instance-counts 1,2 \
       --max-batch-sizes 4,8,16 --queue-delays-us 0,2000,8000 --max-candidates 12
     ;;&
   resnet50|all)
     # Issue 19, item 4: the article's case study, high throughput with p99 under 100 ms, Poisson arrivals.
-    onnx resnet50 100 poisson 6:60:x1.15 6:60:x1.15 3000 --instance-counts 1,2 --max-batch-sizes 1,2,4,8 \
+    # ResNet-50 runs about 14.5 images/s here, batched or not (64 ms each at concurrency 1, p99 99 ms): with the
+    # article's 100 ms at p99 no configuration qualifies on these two cores (slo/resnet50-budget100ms/), so the
+    # case study's budget here is 250 ms: about four single-image times, room to queue and batch.
+    onnx resnet50 250 poisson 3:16:x1.2 3:16:x1.2 3000 --instance-counts 1,2 --max-batch-sizes 1,2,4,8 \
       --queue-delays-us 0,10000,30000 --max-candidates 14
+    # Tune chooses one instance (ONNX Runtime then has both cores): the adaptive policy on that one instance too.
+    repo="$OUT/models"
+    variant "$repo/resnet50_adaptive/config.pbtxt" "$repo" resnet50_adaptive_1x
+    sed -i 's/count: 2 kind: KIND_CPU/count: 1 kind: KIND_CPU/' "$repo/resnet50_adaptive_1x/config.pbtxt"
+    rm -rf "$repo/resnet50_adaptive_1x/1"
+    ln -s "$(readlink -f "$repo/resnet50_static/1")" "$repo/resnet50_adaptive_1x/1"
+    dir="$OUT/resnet50-poisson"
+    "$INGOT" perf --model-repository "$repo" -m resnet50_adaptive_1x --request-rate-range 3:16:x1.2 \
+      --request-distribution poisson --max-threads 512 -p 3000 --warmup-interval 1000 -r 3 -s 1000 \
+      --percentile avg -l 250 --label "adaptive, 1 instance" --json "$dir/resnet50_adaptive_1x.json" \
+      -f "$dir/resnet50_adaptive_1x.csv" > "$dir/resnet50_adaptive_1x.log" 2>&1 || true
+    "$INGOT" perf plot -o "$dir/p99.png" --title "resnet50, poisson arrivals: p99 against throughput (SLO 250 ms)" \
+      "$dir"/*.json > /dev/null 2>&1 || true
     ;;&
   cost|minilm|resnet50|all) ;;
   *) echo "usage: $0 cost|minilm|resnet50|all" >&2; exit 2 ;;

@@ -89,7 +89,7 @@ for model, arrivals, docs, tops, slo_us, d in summary:
     cells = {}
     for key, _ in configs:
         doc = docs[key]
-        row = next((r for r in doc["results"] if rate and abs(r["level"] - rate) < 1e-4 * rate), None) if doc else None
+        row = next((r for r in doc["results"] if rate and abs(r["level"] - rate) < 2e-3 * rate), None) if doc else None
         cells[key] = row["latency_us"]["p99"] / 1000 if row and delivered(row) else None
     there = cells["adaptive"] / cells["best"] if cells["adaptive"] and cells["best"] else None
     ratios = []
