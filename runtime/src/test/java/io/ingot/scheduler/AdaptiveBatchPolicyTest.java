@@ -37,6 +37,19 @@ class AdaptiveBatchPolicyTest
         return bench;
     }
 
+    /** {@code count} requests {@code gapNs} apart, the instance deciding after each: the statuses, in order. */
+    private static List<Integer> arriveAndDecide(final PolicyBench bench, final int count, final long gapNs)
+    {
+        final List<Integer> statuses = new ArrayList<>();
+        for (int i = 0; i < count; i++)
+        {
+            bench.submit();
+            statuses.add(bench.decide());
+            bench.now += gapNs;
+        }
+        return statuses;
+    }
+
     @Test
     void atConcurrencyOneItNeverWaitsBecauseTheNextRequestComesOnlyAfterTheResponse()
     {
@@ -55,13 +68,7 @@ class AdaptiveBatchPolicyTest
     void waitsToGrowTheBatchWhileArrivalsAreDenseAndDispatchesAtTheMaximum()
     {
         final PolicyBench bench = trained(20 * MS);
-        final List<Integer> statuses = new ArrayList<>();
-        for (int i = 0; i < 10; i++)
-        {
-            bench.submit();
-            statuses.add(bench.decide());
-            bench.now += GAP;
-        }
+        final List<Integer> statuses = arriveAndDecide(bench, 10, GAP);
         final int w = BatchPolicy.WAIT;
         assertEquals(List.of(BatchPolicy.DISPATCH, BatchPolicy.DISPATCH, w, w, w, w, w, w, w, BatchPolicy.DISPATCH),
             statuses, "the first two dispatch (no gaps seen yet), then it waits until max_batch_size");
@@ -76,13 +83,7 @@ class AdaptiveBatchPolicyTest
         // Waiting for a single next request does not pay here ((n + 1)·(g + b) >= a + b), so the myopic rule alone
         // would dispatch each request as it comes.
         final PolicyBench bench = trained(20 * MS);
-        final List<Integer> statuses = new ArrayList<>();
-        for (int i = 0; i < 6; i++)
-        {
-            bench.submit();
-            statuses.add(bench.decide());
-            bench.now += MS;
-        }
+        final List<Integer> statuses = arriveAndDecide(bench, 6, MS);
         final int w = BatchPolicy.WAIT;
         assertEquals(List.of(BatchPolicy.DISPATCH, BatchPolicy.DISPATCH, w, w, w, BatchPolicy.DISPATCH), statuses,
             "the first two dispatch (no gaps seen yet), then it waits until four are queued");
