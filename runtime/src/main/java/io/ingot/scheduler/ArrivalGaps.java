@@ -25,10 +25,9 @@ final class ArrivalGaps
     private int next;
     private long lastArrivalNs;
     private boolean seen;
-    private long sumNs;
     private long meanGapNs;
     /** The longest gap kept (the second longest of the window). */
-    private long longestGapNs;
+    private long longestKeptGapNs;
     private boolean stale;
 
     /**
@@ -40,9 +39,7 @@ final class ArrivalGaps
     {
         if (seen)
         {
-            final long gap = Math.max(0, acceptedNs - lastArrivalNs);
-            sumNs += gap - (filled == WINDOW ? gaps[next] : 0);
-            gaps[next] = gap;
+            gaps[next] = Math.max(0, acceptedNs - lastArrivalNs);
             next = (next + 1) % WINDOW;
             filled = Math.min(WINDOW, filled + 1);
             stale = true;
@@ -63,11 +60,13 @@ final class ArrivalGaps
         }
         if (stale)
         {
+            long sum = 0;
             long longest = 0;
             long second = 0;
             for (int i = 0; i < filled; i++)
             {
                 final long gap = gaps[i];
+                sum += gap;
                 if (gap > longest)
                 {
                     second = longest;
@@ -78,16 +77,16 @@ final class ArrivalGaps
                     second = gap;
                 }
             }
-            meanGapNs = Math.max(1, (sumNs - longest) / (filled - 1));
-            longestGapNs = Math.max(1, second);
+            meanGapNs = Math.max(1, (sum - longest) / (filled - 1));
+            longestKeptGapNs = Math.max(1, second);
             stale = false;
         }
-        return nowNs - lastArrivalNs >= SILENCE * longestGapNs ? NONE : meanGapNs;
+        return nowNs - lastArrivalNs >= SILENCE * longestKeptGapNs ? NONE : meanGapNs;
     }
 
     /** @return when the silence that ends the wait for the next arrival begins (after {@link #expectedGapNs}) */
     long silenceAtNs()
     {
-        return NanoClock.plus(lastArrivalNs, SILENCE * longestGapNs);
+        return NanoClock.plus(lastArrivalNs, SILENCE * longestKeptGapNs);
     }
 }
