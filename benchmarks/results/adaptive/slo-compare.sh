@@ -38,10 +38,13 @@ variant() {
     printf 'parameters { key: "%s" value { string_value: "%s" } }\n' "$1" "$2" >> "$repo/$name/config.pbtxt"
     shift 2
   done
-  local versions
-  versions="$(cd "$(dirname "$source")" && pwd)/1"
-  rm -rf "$repo/$name/1"
-  if [ -d "$versions" ]; then ln -s "$versions" "$repo/$name/1"; else mkdir -p "$repo/$name/1"; fi
+  weights "$repo/$name" "$(cd "$(dirname "$source")" && pwd)/1"
+}
+
+# weights MODEL_DIR VERSION_DIR: MODEL_DIR/1 links VERSION_DIR (resolved) when it exists, else is an empty directory.
+weights() {
+  rm -rf "$1/1"
+  if [ -d "$2" ]; then ln -s "$(readlink -f "$2")" "$1/1"; else mkdir -p "$1/1"; fi
 }
 
 # below JSON SLO_MS STEPS: the rate STEPS ladder levels below a sweep's highest rate whose p99 is within the SLO
@@ -91,9 +94,7 @@ compare() {
   done
   if [ -f "$dir/tune/config.pbtxt" ]; then
     variant "$dir/tune/config.pbtxt" "$repo" "${model}_best"
-    # The weights are the model's own (tune's directory has none).
-    rm -rf "$repo/${model}_best/1"
-    ln -s "$(readlink -f "$repo/${model}_static/1")" "$repo/${model}_best/1"
+    weights "$repo/${model}_best" "$repo/${model}_static/1"  # the model's own (tune's directory has none)
     sweep "${model}_best" "best static (tune at $rate/s)"
   else
     echo "$tag: no static candidate met the SLO at $rate/s; no best static" | tee "$dir/no-best.txt" >&2
@@ -178,8 +179,6 @@ case "$WHAT" in
     repo="$OUT/models"
     variant "$repo/resnet50_adaptive/config.pbtxt" "$repo" resnet50_adaptive_1x
     sed -i 's/count: 2 kind: KIND_CPU/count: 1 kind: KIND_CPU/' "$repo/resnet50_adaptive_1x/config.pbtxt"
-    rm -rf "$repo/resnet50_adaptive_1x/1"
-    ln -s "$(readlink -f "$repo/resnet50_static/1")" "$repo/resnet50_adaptive_1x/1"
     dir="$OUT/resnet50-poisson"
     "$INGOT" perf --model-repository "$repo" -m resnet50_adaptive_1x --request-rate-range 3:16:x1.2 \
       --request-distribution poisson --max-threads 512 -p 3000 --warmup-interval 1000 -r 3 -s 1000 \
