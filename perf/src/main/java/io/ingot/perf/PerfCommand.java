@@ -133,13 +133,8 @@ public final class PerfCommand implements Callable<Integer>
         description = "Rows per request (default ${DEFAULT-VALUE}).")
     private int batchSize;
 
-    @Option(names = "--shape", paramLabel = "NAME:D1,D2,...",
-        description = "Dimensions of an input with variable dimensions, without the batch dimension.")
-    private List<String> shapes = new ArrayList<>();
-
-    @Option(names = "--input-value", paramLabel = "NAME=VALUE",
-        description = "Fill an input with a constant (default: random; integers in [0,100), floats in [0,1)).")
-    private List<String> values = new ArrayList<>();
+    @Mixin
+    private InputOptions inputOptions = new InputOptions();
 
     @Option(names = {"-p", "--measurement-interval"}, paramLabel = "MS", defaultValue = "5000",
         description = "Length of a measurement window in milliseconds (default ${DEFAULT-VALUE}).")
@@ -392,7 +387,7 @@ public final class PerfCommand implements Callable<Integer>
     {
         final LoadTarget.ModelInfo info = target.modelInfo();
         final RequestInputs inputs = RequestInputs.resolve(model, version, info.maxBatchSize(), info.inputs(),
-            info.outputs(), batchSize, RequestInputs.parseShapes(shapes), RequestInputs.parseValues(values), 1);
+            info.outputs(), batchSize, inputOptions.shapes(), inputOptions.values(), 1);
         target.prepare(inputs);
         final boolean concurrency = plan.mode() == LoadProfiler.Mode.CONCURRENCY;
         final String[] labels = plan.levels().stream()

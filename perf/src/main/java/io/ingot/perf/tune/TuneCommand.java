@@ -11,10 +11,10 @@ import io.ingot.config.ModelConfigParser;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.perf.ArrivalOptions;
 import io.ingot.perf.Arrivals;
+import io.ingot.perf.InputOptions;
 import io.ingot.perf.LatencyPlot;
 import io.ingot.perf.LoadProfiler;
 import io.ingot.perf.PerfException;
-import io.ingot.perf.RequestInputs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -147,13 +147,8 @@ public final class TuneCommand implements Callable<Integer>
     @Option(names = "--quick", description = "CI-sized: fewer candidates, shorter windows.")
     private boolean quick;
 
-    @Option(names = "--shape", paramLabel = "NAME:D1,D2,...",
-        description = "Dimensions of an input with variable dimensions, without the batch dimension.")
-    private List<String> shapes = new ArrayList<>();
-
-    @Option(names = "--input-value", paramLabel = "NAME=VALUE",
-        description = "Fill an input with a constant (default: random).")
-    private List<String> values = new ArrayList<>();
+    @Mixin
+    private InputOptions inputOptions = new InputOptions();
 
     @Option(names = {"-o", "--output-dir"}, paramLabel = "DIR",
         description = "Where the files go (default tune-MODEL).")
@@ -283,8 +278,8 @@ public final class TuneCommand implements Callable<Integer>
             arrivals.describe()) : "concurrency " + (long)level;
         return new Plan(open ? LoadProfiler.Mode.REQUEST_RATE : LoadProfiler.Mode.CONCURRENCY, level, load,
             new LoadProfiler.Settings(warmup, window, 10, LoadProfiler.STABILITY_WINDOWS, "avg", arrivals,
-                maxOutstanding, budgetMs * 1000), candidates, parsedVariants, RequestInputs.parseShapes(shapes),
-            RequestInputs.parseValues(values));
+                maxOutstanding, budgetMs * 1000), candidates, parsedVariants, inputOptions.shapes(),
+            inputOptions.values());
     }
 
     private static void positive(final List<Integer> list, final String option)
