@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -79,6 +80,44 @@ class RequestRingTest
         {
             assertEquals(perProducer, next[p]);
         }
+    }
+
+    @Test
+    void aClaimThatRacedPastAFullRingWaitsForItsSlotAndATombstoneIsSkipped()
+    {
+        final RequestRing<Integer> ring = new RequestRing<>(2);
+        final long first = ring.tryClaim();
+        final long second = ring.tryClaim();
+        assertTrue(ring.isWritable(first) && ring.isWritable(second));
+        assertEquals(RequestRing.FULL, ring.tryClaim(), "a full ring is a status");
+        ring.publish(first, 1);
+        ring.publish(second, null);
+        // What a producer gets when its fetch-and-add lands past a full ring: the slot of the first lap's item.
+        final long lapped = second + 1;
+        assertFalse(ring.isWritable(lapped));
+        assertTrue(ring.hasPublished());
+        final List<Integer> seen = new ArrayList<>();
+        assertEquals(1, ring.drain(seen::add), "the tombstone is not handed over");
+        assertEquals(List.of(1), seen);
+        assertTrue(ring.isWritable(lapped));
+        assertFalse(ring.hasPublished());
+        assertEquals(second, ring.drained());
+        assertEquals(second, ring.claimed());
+    }
+
+    @Test
+    void aClaimNotYetPublishedKeepsTheRingNonEmptyButHasNothingToDrain()
+    {
+        final RequestRing<Integer> ring = new RequestRing<>(4);
+        final long claimed = ring.tryClaim();
+        assertFalse(ring.isEmpty());
+        assertFalse(ring.hasPublished());
+        assertEquals(1, ring.occupancy());
+        assertEquals(0, ring.drain(item -> { }));
+        ring.publish(claimed, 7);
+        assertTrue(ring.hasPublished());
+        assertEquals(1, ring.drain(item -> assertEquals(7, item)));
+        assertTrue(ring.isEmpty());
     }
 
     @Test

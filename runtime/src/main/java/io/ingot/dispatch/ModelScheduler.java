@@ -158,12 +158,13 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
             pending.timeoutNs = policyKeepsTime ? TimeUnit.MICROSECONDS.toNanos(request.timeoutMicros()) : 0;
         }
         pending.acceptedNs = clock.nanoTime();
-        long sequence;
-        while ((sequence = ring.tryClaim()) == RequestRing.FULL)
+        final long sequence = ring.claim();
+        while (!ring.isWritable(sequence))
         {
+            // A full ring: the slot frees as the ring drains, which this producer does itself when nobody else can.
             helpDrain();
         }
-        // The claim above is a full fence: a stop that read the ring's cursor before it is seen here.
+        // The claim above is a full fence: a stop that read the ring's tail before it is seen here.
         if (stopping)
         {
             ring.publish(sequence, null);
@@ -442,7 +443,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     /** @return whether the watcher has something to look at: an arrival, a cancellation, or the stop */
     public boolean hasNews()
     {
-        return stopping || sweepRequested || !ring.isEmpty();
+        return stopping || sweepRequested || ring.hasPublished();
     }
 
     // ----- stopping -----

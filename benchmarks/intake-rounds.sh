@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Intake (IntakeBenchmark) with the pipelines interleaved: each round runs every pipeline once, in its own short JMH
+# fork, at each producer count, so a burst of load on this shared machine lands on all of them; the ratios are taken
+# within a round and summarised over the rounds (benchmarks/results/intake-rounds.py). With BEFORE_JAR set to an
+# earlier build's benchmarks.jar, its Ingot pipeline runs in every round too, as "ingot-before".
+# PIPELINES overrides the list (default "ingot djl-style triton-style").
+# Usage: benchmarks/intake-rounds.sh [ROUNDS] [PRODUCERS...]   (default: 3 rounds, 2 and 4 producers)
+# Results: benchmarks/results/intake-rounds/<round>-t<P>-<pipeline>.json, and the summary on stdout.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
+# shellcheck source=../tools/java-env.sh
+source "$ROOT/tools/java-env.sh"
+JAR="$ROOT/benchmarks/target/benchmarks.jar"
+OUT="${OUT:-$ROOT/benchmarks/results/intake-rounds}"
+rounds="${1:-3}"
+shift || true
+producers=("${@:-2 4}")
+read -r -a producers <<< "${producers[*]}"
+mkdir -p "$OUT"
+read -r -a pipelines <<< "${PIPELINES:-ingot djl-style triton-style}"
+[ -n "${BEFORE_JAR:-}" ] && pipelines+=(ingot-before)
+echo "$(date -u +%FT%TZ) $(git -C "$ROOT" rev-parse --short HEAD) rounds=$rounds producers=${producers[*]} load: $(cut -d' ' -f1-3 /proc/loadavg)" \
+  > "$OUT/run.txt"
+for round in $(seq 1 "$rounds"); do
+  for t in "${producers[@]}"; do
+    # Rotate the order each round, so no pipeline always runs first after a pause.
+    n=${#pipelines[@]}
+    for i in $(seq 0 $((n - 1))); do
+      p=${pipelines[$(((i + round) % n))]}
+      jar=$JAR; param=$p
+      if [ "$p" = ingot-before ]; then jar=$BEFORE_JAR; param=ingot; fi
+      "$JAVA_HOME/bin/java" -jar "$jar" IntakeBenchmark -t "$t" -p pipeline="$param" -f 1 -wi 2 -w 2 -i 3 -r 2 \
+        -rf json -rff "$OUT/$round-t$t-$p.json" > "$OUT/$round-t$t-$p.txt" 2>&1
+      echo "round $round, $t producers, $p: $(grep -E '^IntakeBenchmark' "$OUT/$round-t$t-$p.txt" | awk '{print $(NF-3)}') ops/s"
+    done
+  done
+done
+echo "$(date -u +%FT%TZ) done, load: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/run.txt"
+python3 "$ROOT/benchmarks/results/intake-rounds.py" "$OUT"

@@ -1,0 +1,2 @@
+/** jcstress tests of the in-process request ring's claim, publish and drain. */
+package io.ingot.ring;
