@@ -13,7 +13,7 @@ import java.util.Locale;
  * capacity in steps of 10 %) with {@link PolicySimulator}. Deterministic: the same command prints the same table.
  *
  * <p>Run: {@code mvn -B -q -o -pl runtime test-compile exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=io.ingot.scheduler.SloComparison} (about a minute on two cores). Optional arguments, in order: a
+ * -Dexec.mainClass=io.ingot.scheduler.SloComparison} (one to two minutes on two cores). Optional arguments, in order: a
  * filter on the case names ({@code _} for all, e.g. {@code 10ms_poisson}), the simulated seconds of arrivals per level
  * (default 30, the first half second not counted), what to print ({@code table}; {@code grid}: every static
  * candidate's throughput at the SLO; {@code adaptive}, {@code aimd} or {@code bundled}: that configuration's every
