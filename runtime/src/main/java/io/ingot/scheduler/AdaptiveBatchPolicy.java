@@ -12,13 +12,14 @@ package io.ingot.scheduler;
  *       {@code (n + 1)·(g + E(n+1) − E(n)) < E(1)}, a control limit in {@code n} — or when requests arrive faster than
  *       a lone one runs ({@code g < E(1)}) and {@code n} is below the load's batch size: the size whose
  *       predicted mean latency at the measured rate, waiting for a free instance included, is least
- *       ({@link #loadTarget});
- *       and only while the oldest queued request still meets the SLO after the wait: {@code queued + g + P(n+1) <=
- *       SLO}. The wait lasts until the next arrival (then it decides again), or until the arrivals count as stopped,
- *       the SLO leaves no more room, or a REJECT deadline comes, whichever is first.</li>
- *   <li>Otherwise dispatch: the longest queue prefix whose oldest request meets the SLO at that prefix's planned
- *       time, or the whole batchable prefix when not even its first request can (then nothing is saved by making
- *       it smaller, and throughput is what is left to keep).</li>
+ *       ({@link #loadTarget}; none while no size keeps up with the arrivals);
+ *       and only while the oldest queued request still meets the SLO after the wait with a margin of the execution
+ *       time's spread: {@code queued + g + P(n+1) + (P(n+1) − E(n+1)) <= SLO}. The wait lasts until the next arrival
+ *       (then it decides again), or until the arrivals count as stopped, the SLO leaves no more room, or a REJECT
+ *       deadline comes, whichever is first.</li>
+ *   <li>Otherwise dispatch the whole batchable prefix, or, only when nothing waits beyond it, the longest prefix
+ *       whose oldest request meets the SLO at that prefix's planned time, never smaller than the load's batch size
+ *       (so that a burst or a stall that made the queue long does not also make the batches small).</li>
  * </ol>
  * Before anything is learnt, or when no arrival is expected soon, it dispatches what is queued at once, as Triton's
  * dynamic batcher without a queue delay does; a request at concurrency 1 therefore never waits. Priority levels,
@@ -29,6 +30,8 @@ package io.ingot.scheduler;
 public final class AdaptiveBatchPolicy extends QueuedBatchPolicy
 {
     private static final long ONE_MICRO = 1_000L;
+    /** {@link #loadTarget}: no batch size keeps up with the arrivals. */
+    private static final int OVERLOADED = 0;
 
     private final ExecutionTimes[] times;
     private final ArrivalGaps arrivals = new ArrivalGaps();
@@ -102,7 +105,7 @@ public final class AdaptiveBatchPolicy extends QueuedBatchPolicy
     }
 
     /**
-     * Step 1: whether waiting for the next arrival pays, and until when.
+     * Steps 1 and 2: whether waiting for the next arrival pays, and until when.
      *
      * @return the time to decide again, or 0 to dispatch now
      */
@@ -120,13 +123,16 @@ public final class AdaptiveBatchPolicy extends QueuedBatchPolicy
         }
         // Summed latency of the n queued and the next request: waiting adds g + E(n+1) - E(n) to each of the n and
         // gives the next E(n+1); dispatching now gives the n E(n) and the next E(n) - g + E(1) (it waits out the
-        // batch).
+        // batch). The load's batch size is waited for only while some size keeps up with the arrivals: past that
+        // (a burst's peak) the queue grows behind the busy instances anyway, and a free one that waits only idles.
         final double waitCost = (double)(size + 1) * (gap + grown - current);
         if (waitCost >= single && !(gap < single && size < loadTarget(learnt, gap)))
         {
             return 0;
         }
-        final long latestStart = oldestNs + sloNs - planned;
+        // Plan the wait with the spread once more as a margin: the planned time is the quantile of a window of 32,
+        // about its 97th percentile, so a batch dispatched at the SLO's very edge misses it one time in thirty.
+        final long latestStart = oldestNs + sloNs - planned - Math.max(0, planned - grown);
         if (nowNs + gap > latestStart)
         {
             return 0;
@@ -146,14 +152,15 @@ public final class AdaptiveBatchPolicy extends QueuedBatchPolicy
      * the {@code k} instances pooled, {@code ρ·E(s) / (2k·(1 − ρ))} at utilisation {@code ρ = E(s) / (k·s·g)} — then
      * runs {@code E(s)}. The myopic rule above cannot see the second term: batches just large enough to keep up run
      * the instances near saturation, where the wait for a free one is most of the tail. Sizes that would overload
-     * the instances ({@code ρ >= 1}) are skipped; when every size would, the largest (throughput is what is left).
+     * the instances ({@code ρ >= 1}) are skipped.
      *
-     * @return a batch size in {@code 1..max_batch_size}
+     * @return a batch size in {@code 1..max_batch_size}, or {@link #OVERLOADED} when every size would overload the
+     *     instances (the peak of a burst): then a queue forms behind the busy instances whatever a free one does
      */
     private int loadTarget(final ExecutionTimes learnt, final long gapNs)
     {
         final int instances = times.length;
-        int best = maxBatch;
+        int best = OVERLOADED;
         double least = Double.MAX_VALUE;
         for (int size = 1; size <= maxBatch; size++)
         {
@@ -177,9 +184,19 @@ public final class AdaptiveBatchPolicy extends QueuedBatchPolicy
         return best;
     }
 
-    /** Step 2: the longest prefix whose oldest request still meets the SLO, or every batchable request. */
+    /**
+     * Step 3: how many requests go. The longest prefix whose oldest request still meets the SLO, but never fewer
+     * than the load needs: shrinking a batch lowers the throughput exactly when a burst or a stall made the queue
+     * long, the next batches then start later still, and the queue grows (a spiral). So the whole batchable prefix
+     * goes when requests wait beyond it (a backlog), when even the first request cannot meet the SLO (nobody is
+     * saved), or when a shorter prefix would be smaller than the load's batch size ({@link #loadTarget}).
+     */
     private int dispatchCount(final long nowNs, final ExecutionTimes learnt, final int count)
     {
+        if (queues.queued() > count || learnt.plannedNs(queues.sizeOf(count)) == ExecutionTimes.UNKNOWN)
+        {
+            return count;
+        }
         int fits = 0;
         for (int requests = 1; requests <= count; requests++)
         {
@@ -190,6 +207,31 @@ public final class AdaptiveBatchPolicy extends QueuedBatchPolicy
             }
             fits = requests;
         }
-        return fits == 0 || learnt.plannedNs(queues.sizeOf(count)) == ExecutionTimes.UNKNOWN ? count : fits;
+        if (fits == 0 || fits == count)
+        {
+            return count;
+        }
+        final int needed = neededSize(nowNs, learnt);
+        while (fits < count && queues.sizeOf(fits) < needed)
+        {
+            fits++;
+        }
+        return fits;
+    }
+
+    /**
+     * @return the load's batch size while requests come faster than a lone one runs ({@code max_batch_size} when no
+     *     size keeps up), else 1
+     */
+    private int neededSize(final long nowNs, final ExecutionTimes learnt)
+    {
+        final long gap = arrivals.expectedGapNs(nowNs);
+        final long single = learnt.expectedNs(1);
+        if (gap == ArrivalGaps.NONE || single == ExecutionTimes.UNKNOWN || gap >= single)
+        {
+            return 1;
+        }
+        final int target = loadTarget(learnt, gap);
+        return target == OVERLOADED ? maxBatch : target;
     }
 }

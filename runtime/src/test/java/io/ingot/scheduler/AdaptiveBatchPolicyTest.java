@@ -152,10 +152,25 @@ class AdaptiveBatchPolicyTest
         }
     }
 
+    /**
+     * Sixteen requests 5 ms apart, each dispatched alone: arrivals sparse enough that the load needs no batch (the
+     * mean gap stays above {@code E(1)} even after a clump of eight).
+     */
+    private static void sparseArrivals(final PolicyBench bench)
+    {
+        for (int i = 0; i < ArrivalGaps.WINDOW; i++)
+        {
+            bench.submit();
+            assertEquals(BatchPolicy.DISPATCH, bench.decide());
+            bench.now += 5 * MS;
+        }
+    }
+
     @Test
     void dispatchesASmallerBatchWhenOnlyThatLetsTheOldestMeetTheSlo()
     {
         final PolicyBench bench = trained(5 * MS);
+        sparseArrivals(bench);
         bench.submit();
         bench.now += 2_500 * US;
         for (int i = 0; i < 7; i++)
@@ -167,6 +182,93 @@ class AdaptiveBatchPolicyTest
         assertEquals(3, bench.batch.batchSize(), "2.7 ms queued + 2.3 ms for three = 5 ms; four would miss");
         assertEquals(BatchPolicy.DISPATCH, bench.decide());
         assertEquals(5, bench.batch.batchSize(), "the rest, younger, together");
+    }
+
+    @Test
+    void doesNotShrinkTheBatchBelowTheSizeTheLoadNeeds()
+    {
+        final PolicyBench bench = trained(5 * MS);
+        // Dense arrivals, 20 us apart (the last ten dispatched as one batch of eight and two before it): no batch
+        // size of one instance keeps up, so the load needs the largest.
+        arriveAndDecide(bench, 10, GAP);
+        bench.submit();
+        bench.now += 2_500 * US;
+        for (int i = 0; i < 7; i++)
+        {
+            bench.submit();
+        }
+        assertEquals(BatchPolicy.DISPATCH, bench.decide());
+        assertEquals(8, bench.batch.batchSize(), "a batch of five would save the oldest and lose the throughput");
+    }
+
+    @Test
+    void doesNotShrinkTheBatchWhileRequestsWaitBeyondIt()
+    {
+        final PolicyBench bench = trained(5 * MS);
+        sparseArrivals(bench);
+        bench.submit();
+        bench.now += 2_500 * US;
+        for (int i = 0; i < 9; i++)
+        {
+            bench.submit();
+        }
+        bench.now += 200 * US;
+        assertEquals(BatchPolicy.DISPATCH, bench.decide());
+        assertEquals(8, bench.batch.batchSize(), "a backlog: a smaller batch would make it grow");
+        assertEquals(2, bench.policy.queuedRequests());
+    }
+
+    @Test
+    void waitsForTheLoadsBatchSizeOnlyWhileSomeSizeKeepsUpWithTheArrivals()
+    {
+        // a = b = 400 us: one more request in the batch costs as much as the batch itself, so the myopic rule never
+        // waits once two are queued; only the load's batch size can make the policy wait.
+        final PolicyBench keepsUp = bench(20 * MS, "dynamic_batching { }");
+        final PolicyBench overloaded = bench(20 * MS, "dynamic_batching { }");
+        for (int size = 1; size <= 8; size++)
+        {
+            keepsUp.learn(size, 400 * US, 400 * US, ExecutionTimes.MIN_SAMPLES);
+            overloaded.learn(size, 400 * US, 400 * US, ExecutionTimes.MIN_SAMPLES);
+        }
+        assertEquals(BatchPolicy.WAIT, arriveAndDecide(keepsUp, 5, 600 * US).get(4),
+            "600 us apart a batch of 3 or more keeps up: wait for the size that keeps the instance out of saturation");
+        assertEquals(BatchPolicy.DISPATCH, arriveAndDecide(overloaded, 5, 100 * US).get(4),
+            "100 us apart no size keeps up: the queue grows behind the busy instance anyway, so a free one runs");
+    }
+
+    @Test
+    void plansTheWaitWithTheExecutionTimesSpreadAsAMargin()
+    {
+        final long slo = 3 * MS;
+        final long spread = 200 * US;
+        final PolicyBench bench = bench(slo, "dynamic_batching { }");
+        for (int size = 1; size <= 8; size++)
+        {
+            // Median a + b·s, planned (the window's 99th percentile) 200 us more: not an outlier, a spread.
+            bench.learn(size, A, B, 2);
+            bench.policy.executed(0, size, A + B * size + spread);
+        }
+        warmArrivals(bench);
+        final long oldest = bench.now;
+        int size = 0;
+        int waits = 0;
+        while (true)
+        {
+            bench.submit();
+            size++;
+            if (bench.decide() == BatchPolicy.DISPATCH)
+            {
+                break;
+            }
+            waits++;
+            final long planned = A + B * (size + 1) + spread;
+            assertTrue(bench.batch.waitUntilNs() - oldest + planned + spread <= slo,
+                "a wait until " + bench.batch.waitUntilNs() + " leaves no margin for the spread");
+            bench.now += GAP;
+        }
+        assertTrue(waits > 0, "it did wait while the SLO allowed");
+        assertTrue(bench.now - oldest + A + B * bench.batch.batchSize() + 2 * spread <= slo + GAP,
+            "dispatched with the margin left: " + bench.batch.batchSize() + " requests at " + (bench.now - oldest));
     }
 
     @Test
