@@ -21,10 +21,13 @@ every plain load an acquire load; the ring's lengths and positions are accessed 
 they reach memory in program order; and a record is published by storing its length last. The client therefore
 refuses to run on other architectures.
 
-Wake-ups (docs/ipc.md, "Wake-ups"): after writing a frame the client changes the server's request doorbell and calls
-futex(FUTEX_WAKE) on it through ctypes; while waiting for a response it sleeps with futex(FUTEX_WAIT) on its own
-response doorbell, which the server changes and wakes after every response to a Python client. Without a usable
-futex (ctypes cannot reach libc's syscall) the client polls with short sleeps instead.
+Wake-ups (docs/ipc.md, "Wake-ups"): a client waiting for a response polls its response ring for a few microseconds,
+then polls and yields the processor until 50 us have passed, and only then raises its `client_waiting` flag and sleeps
+with futex(FUTEX_WAIT) on its response doorbell; the server changes that doorbell after every response and makes the
+FUTEX_WAKE system call only when the flag is up. After writing a frame the client wakes the server's IPC thread only
+when the server's `server_waiting` flag says it may be asleep, which needs a store-load fence: Python has none, so the
+client calls C11's atomic_thread_fence from libatomic through ctypes; without libatomic it rings after every frame,
+as it always did. Without a usable futex (ctypes cannot reach libc's syscall) the client polls with short sleeps.
 
 One IpcClient belongs to one thread at a time (a daemon thread only increments its heartbeat).
 """
@@ -90,6 +93,7 @@ _E_START_TICKS = 16
 _E_PID_NAMESPACE = 24
 _E_RESPONSE_DOORBELL = 32
 _E_CLIENT_WAITING = 36
+_E_CLIENT_FLAGS = 40
 _E_HEARTBEAT = 64
 _E_SESSION = 128
 _E_FAULT_CODE = 136
@@ -99,6 +103,9 @@ _MAX_FAULT_MESSAGE = _ENTRY_LENGTH - _E_FAULT_MESSAGE
 FREE, REQUESTED, ACTIVE, CLOSING, FAULTED, RECLAIMING = range(6)
 _STATE_NAMES = ["FREE", "REQUESTED", "ACTIVE", "CLOSING", "FAULTED", "RECLAIMING"]
 _KIND_PYTHON = 2
+# client_flags: this client raises client_waiting before every sleep, without a fence after it; the server changes the
+# doorbell before reading the flag (docs/ipc.md, "Wake-ups").
+_FLAG_WAITS_WITHOUT_FENCE = 1
 
 # Rings: Agrona's OneToOneRingBuffer (RingBufferDescriptor, RecordDescriptor)
 _TRAILER_LENGTH = 768
@@ -149,6 +156,14 @@ _DATATYPES = {
 }
 _CODES = {dtype: code for code, (name, dtype) in _DATATYPES.items() if dtype is not None and name != "BF16"}
 _BYTES = 13
+
+
+# How wait() spends its time before it sleeps (docs/ipc.md, "Limits"): polls back to back for _SPIN_NS, polls and
+# yields the processor until _YIELD_NS have passed, then sleeps on its doorbell for at most _MAX_SLEEP_SECONDS at a
+# time (the liveness checks run between sleeps).
+_SPIN_NS = 5_000
+_YIELD_NS = 50_000
+_MAX_SLEEP_SECONDS = 5e-3
 
 
 def _align8(value):
@@ -302,8 +317,31 @@ class _Memory:
             pass  # the caller still holds numpy views of the region; the mapping goes when they do
 
 
+def _libatomic():
+    """(fence, fetch_add) from GCC's libatomic through ctypes, or (None, None) where it cannot be loaded.
+
+    fence(5) is C11's atomic_thread_fence(memory_order_seq_cst): on x86-64 a locked instruction, which no store or load
+    is reordered across, so it is the store-load fence that plain Python lacks. fetch_add(address, 1, 5) is
+    __atomic_fetch_add_4: a `lock xadd` on the word, so that concurrent clients never lose each other's increments.
+    """
+    try:
+        library = ctypes.CDLL("libatomic.so.1")
+        fence = library.atomic_thread_fence
+        fetch_add = library.__atomic_fetch_add_4
+    except (OSError, AttributeError):
+        return None, None
+    fence.argtypes = [ctypes.c_int]
+    fence.restype = None
+    fetch_add.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int]
+    fetch_add.restype = ctypes.c_int32
+    return fence, fetch_add
+
+
+_SEQ_CST = 5  # C11 memory_order_seq_cst
+
+
 class _Futex:
-    """futex(2) on an int32 of the mapping through libc's syscall(3) (x86-64: syscall number 202)."""
+    """futex(2) on an int32 of the mapping through libc's syscall(3) (x86-64: syscall number 202), and ringing."""
 
     _SYS_FUTEX = 202
     _WAIT = 0
@@ -316,11 +354,41 @@ class _Futex:
             self._syscall.restype = ctypes.c_long
         except (OSError, AttributeError):
             self._syscall = None
+        self._fence, self._fetch_add = _libatomic()
+        self.rings = 0          # system calls made to wake the other side
+        self.rings_skipped = 0  # frames after which the other side was known to be awake
+
+    @property
+    def fenced(self):
+        """Whether this client can fence, and so skip waking a server that is awake."""
+        return self._fence is not None
+
+    def ring(self, doorbell, waiting):
+        """Wakes the waiter of `doorbell` if it may be asleep; call after publishing a frame. True if it rang.
+
+        The waiter raises its `waiting` flag, fences, and looks at its rings once more before it sleeps; here the frame
+        was published (a store), so a fence and then a load of the flag make the other half of that pair: either the
+        waiter sees the frame, or this sees the flag and wakes it. Without a fence the load could be performed before
+        the frame's store is visible (the one reordering x86-64 allows), so the client then rings after every frame.
+        """
+        if self._fence is not None:
+            self._fence(_SEQ_CST)
+            if self.m.load32(waiting) == 0:
+                self.rings_skipped += 1
+                return False
+        self.bump_and_wake(doorbell)
+        return True
 
     def bump_and_wake(self, offset):
-        """Changes the word (any change is enough: see docs/ipc.md) and wakes every sleeper on it."""
+        """Changes the word and wakes every sleeper on it."""
         m = self.m
-        m.store32(offset, ((m.load32(offset) + 1 + 2 ** 31) % 2 ** 32) - 2 ** 31)
+        if self._fetch_add is not None:
+            self._fetch_add(m.base_address + offset, 1, _SEQ_CST)
+        else:
+            # A plain store: concurrent clients may lose each other's increments; any change is enough unless two
+            # clients store the same value across a waiter's read, which only costs that waiter its timeout.
+            m.store32(offset, ((m.load32(offset) + 1 + 2 ** 31) % 2 ** 32) - 2 ** 31)
+        self.rings += 1
         if self._syscall is not None:
             self._futex(offset, self._WAKE, 2 ** 31 - 1, 0)
 
@@ -582,6 +650,23 @@ class IpcClient:
         self._heartbeat_stop = threading.Event()
         self._heartbeat = None
         self._futex = _Futex(memory)
+        self.sleeps = 0              # times wait() slept on the response doorbell
+        self.doorbell_wake_ups = 0   # of those, the ones the server's ring ended before their timeout
+
+    @property
+    def server_rings(self):
+        """System calls this client made to wake the server's IPC thread."""
+        return self._futex.rings
+
+    @property
+    def server_rings_skipped(self):
+        """Frames after which the server's IPC thread was awake, so that no system call was needed."""
+        return self._futex.rings_skipped
+
+    @property
+    def fenced(self):
+        """Whether the client wakes the server only when it may be asleep (libatomic's fence is available)."""
+        return self._futex.fenced
 
     # ------------------------------------------------------------------ connect
 
@@ -797,8 +882,8 @@ class IpcClient:
                                       "your responses, or the server is not keeping up" % (self.slot, timeout, what))
             time.sleep(pause)
             pause = min(max(pause * 2, 20e-6), 1e-3)
-        # Python cannot fence before reading the server's waiting flag, so it always rings (one system call).
-        self._futex.bump_and_wake(_H_REQUEST_DOORBELL)
+        # A system call only when the IPC thread may be asleep (when this client can fence: see _Futex.ring).
+        self._futex.ring(_H_REQUEST_DOORBELL, _H_SERVER_WAITING)
 
     # ------------------------------------------------------------------ responses
 
@@ -819,7 +904,7 @@ class IpcClient:
         """Waits for the response to one request; others that arrive meanwhile are kept for poll()/wait()."""
         self._check_usable()
         deadline = time.monotonic() + timeout
-        idle = 0
+        began = time.perf_counter_ns()
         while True:
             response = self._early.pop(correlation_id, None)
             if response is not None:
@@ -830,21 +915,53 @@ class IpcClient:
                 if response.correlation_id == correlation_id:
                     return response
                 self._early[response.correlation_id] = response
-                idle = 0
                 continue
             self._check_server()
             self._check_slot()
             if time.monotonic() > deadline:
                 raise IpcTimeoutError("no response to request %d from the Ingot IPC server %r within %.1f s"
                                       % (correlation_id, self.name, timeout))
-            idle += 1
-            if idle > 100:
-                # The server changes this doorbell after writing any response to a Python client and wakes it:
-                # read it before looking at the ring again, and a response that lands in between ends the sleep.
-                doorbell = self._entry + _E_RESPONSE_DOORBELL
-                seen = self._m.load32(doorbell)
-                if not self._responses.has_record():
-                    self._futex.wait(doorbell, seen, min(5e-3, max(deadline - time.monotonic(), 1e-6)))
+            self._await_record(began, deadline)
+
+    def _await_record(self, began, deadline):
+        """Returns when a record may wait on the response ring, or after at most 5 ms (for the liveness checks).
+
+        Spins, then yields, then sleeps (docs/ipc.md, "Wake-ups"), the phases timed from `began` (perf_counter_ns),
+        when the wait began. A response that comes within the first 50 us (the usual case) is found by polling, with
+        no system call on either side; the server's thread that writes it may share this core, so after the first few
+        microseconds each poll yields the processor to it. Only then does the client raise client_waiting and sleep
+        with FUTEX_WAIT, which the server's wake ends.
+        """
+        responses = self._responses
+        clock = time.perf_counter_ns
+        while clock() - began < _SPIN_NS:
+            if responses.has_record():
+                return
+        while clock() - began < _YIELD_NS:
+            os.sched_yield()
+            if responses.has_record():
+                return
+        m = self._m
+        doorbell = self._entry + _E_RESPONSE_DOORBELL
+        waiting = self._entry + _E_CLIENT_WAITING
+        # The order is the protocol (docs/ipc.md, "Wake-ups"; this client registered _FLAG_WAITS_WITHOUT_FENCE): read
+        # the doorbell before the last look, so a response published after that look changes it from `seen`; raise
+        # the flag before FUTEX_WAIT, whose full barrier in the kernel precedes its comparison with `seen`. The server
+        # changes the doorbell before it reads the flag, so either the kernel sees the change and the wait returns at
+        # once, or the server sees the flag and wakes this sleep. No fence is needed here.
+        seen = m.load32(doorbell)
+        m.store32(waiting, 1)
+        try:
+            if responses.has_record():
+                return
+            seconds = min(_MAX_SLEEP_SECONDS, max(deadline - time.monotonic(), 1e-6))
+            self.sleeps += 1
+            slept = clock()
+            self._futex.wait(doorbell, seen, seconds)
+            if m.load32(doorbell) != seen and clock() - slept < seconds * 1e9:
+                self.doorbell_wake_ups += 1
+        finally:
+            m.store32(waiting, 0)
 
     def infer(self, model, inputs, outputs=None, timeout=30.0, **options):
         """submit() then wait(); raises InferError when the server answers with an error."""
@@ -1058,6 +1175,8 @@ def _register(memory, fd, layout, name):
                 memory.store64(entry + _E_PID, pid)
                 memory.store64(entry + _E_START_TICKS, ticks)
                 memory.store64(entry + _E_PID_NAMESPACE, namespace)
+                memory.store32(entry + _E_CLIENT_WAITING, 0)
+                memory.store32(entry + _E_CLIENT_FLAGS, _FLAG_WAITS_WITHOUT_FENCE)
                 memory.store64(entry + _E_HEARTBEAT, 0)
                 memory.store32(entry + _E_STATE, REQUESTED)  # last: publishes the fields above
                 return slot

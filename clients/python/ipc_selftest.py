@@ -3,6 +3,10 @@
 
     python3 ipc_selftest.py NAME            run the checks; prints "N passed, M failed", exits 1 on a failure
     python3 ipc_selftest.py NAME --victim   submit slow requests, print "SUBMITTED <slot>", wait to be killed
+    python3 ipc_selftest.py NAME --rings N  N add_sub round trips, then print "RINGS <fenced> <rings> <skipped>":
+                                            whether the client can fence, and how many of its frames made a system
+                                            call to wake the server (IpcPythonClientTest runs it against a SPINNING
+                                            server, which never sleeps, so a client that can fence must make none)
 
 The server's models (server/src/test/java/io/ingot/server/ipc/IpcTestSupport.java): add_sub (FP32 [16]),
 identity (FP32 [-1]), identity_bytes (BYTES [-1]), slow (an identity taking 300 ms) and simple_sequence
@@ -15,7 +19,7 @@ import traceback
 
 import numpy as np
 
-from ingot_ipc import CapacityError, InferError, IpcClient
+from ingot_ipc import _E_CLIENT_WAITING, CapacityError, InferError, IpcClient
 
 
 def check(condition, message):
@@ -130,6 +134,62 @@ def test_sequences_carry_start_and_their_correlation_ids(client):
         check("need a sequence_id" in str(error), str(error))
 
 
+def test_a_sleeping_client_is_woken_by_the_servers_ring(client):
+    # slow takes 300 ms: far past the client's 50 us of polling, so it sleeps on its doorbell (at most 5 ms at a time)
+    # with client_waiting raised; the server's wake after the response ends the last sleep before its timeout.
+    x = np.zeros(16, np.float32)
+    sleeps, wake_ups = client.sleeps, client.doorbell_wake_ups
+    for _ in range(3):
+        with client.infer("slow", {"INPUT0": x}) as result:
+            check(np.array_equal(result["OUTPUT0"], x), "slow identity")
+    check(client.sleeps - sleeps >= 3, "the client slept while waiting: %d sleeps" % (client.sleeps - sleeps))
+    check(client.doorbell_wake_ups - wake_ups >= 1,
+          "the server's ring ended a sleep early: %d wake-ups" % (client.doorbell_wake_ups - wake_ups))
+    check(client._m.load32(client._entry + _E_CLIENT_WAITING) == 0, "client_waiting is down after the wait")
+
+
+def test_a_sleeping_server_is_rung_and_answers(client):
+    # Between these requests the server's IPC thread goes to sleep (after ~20 us idle) with server_waiting raised: a
+    # client that can fence sees the flag and rings; one that cannot rings anyway. A lost ring would still be
+    # answered, after up to 2 ms, so count rings too.
+    a = np.arange(16, dtype=np.float32)
+    rings = client.server_rings
+    for _ in range(5):
+        time.sleep(0.02)
+        with client.infer("add_sub", {"INPUT0": a, "INPUT1": a}, outputs=["OUTPUT0"]) as result:
+            check(np.array_equal(result["OUTPUT0"], 2 * a), "sum after the server slept")
+    check(client.server_rings - rings >= 1, "rings for 10 frames to a sleeping server: %d"
+          % (client.server_rings - rings))
+
+
+def test_without_a_fence_the_client_rings_after_every_frame(client):
+    # Where libatomic cannot be loaded the client cannot fence before reading server_waiting: it must ring after each
+    # of its frames (5 INFER and 5 RELEASE here), as before the fence existed, and every request is answered.
+    futex = client._futex
+    fence, futex._fence = futex._fence, None
+    try:
+        check(not client.fenced, "the fence is off")
+        a = np.arange(16, dtype=np.float32)
+        rings, skipped = client.server_rings, client.server_rings_skipped
+        for _ in range(5):
+            with client.infer("add_sub", {"INPUT0": a, "INPUT1": a}, outputs=["OUTPUT1"]) as result:
+                check(np.array_equal(result["OUTPUT1"], 0 * a), "difference without a fence")
+        check(client.server_rings - rings == 10, "one ring per frame: %d" % (client.server_rings - rings))
+        check(client.server_rings_skipped == skipped, "none skipped")
+    finally:
+        futex._fence = fence
+
+
+def rings(name, count):
+    with IpcClient.connect(name) as client:
+        a = np.arange(16, dtype=np.float32)
+        for _ in range(count):
+            with client.infer("add_sub", {"INPUT0": a, "INPUT1": a}, outputs=["OUTPUT0"]) as result:
+                check(np.array_equal(result["OUTPUT0"], 2 * a), "sum")
+        print("RINGS %s %d %d" % (client.fenced, client.server_rings, client.server_rings_skipped), flush=True)
+    return 0
+
+
 def victim(name):
     client = IpcClient.connect(name)
     data = client.empty((16,), np.float32)
@@ -144,6 +204,8 @@ def main():
     name = sys.argv[1]
     if "--victim" in sys.argv:
         victim(name)
+    if "--rings" in sys.argv:
+        return rings(name, int(sys.argv[sys.argv.index("--rings") + 1]))
     tests = [value for key, value in sorted(globals().items()) if key.startswith("test_")]
     passed = failed = 0
     with IpcClient.connect(name) as client:

@@ -26,6 +26,11 @@ public final class ClientEntryDescriptor
     public static final int RESPONSE_DOORBELL_OFFSET = 32;
     /** Offset of {@code client_waiting} (int32): non-zero while the client may sleep on its doorbell. */
     public static final int CLIENT_WAITING_OFFSET = 36;
+    /**
+     * Offset of {@code client_flags} (int32): how the client waits ({@link #FLAG_WAITS_WITHOUT_FENCE}); written by the
+     * client before it publishes {@code state = REQUESTED}, read by the server when it activates the entry.
+     */
+    public static final int CLIENT_FLAGS_OFFSET = 40;
     /** Offset of {@code heartbeat} (int64), on the client's second cache line. */
     public static final int HEARTBEAT_OFFSET = 64;
     /** Offset of {@code session} (int64), first of the server's fields. */
@@ -61,6 +66,16 @@ public final class ClientEntryDescriptor
     public static final int KIND_JAVA = 1;
     /** Client kind: Python client. */
     public static final int KIND_PYTHON = 2;
+
+    /**
+     * Client flag: the client raises {@code client_waiting} before every sleep but puts no fence between that store and
+     * its last look at its response ring; it reads {@code response_doorbell} before that look and sleeps with
+     * {@code FUTEX_WAIT} on the value it read, whose kernel-side comparison follows a full barrier. The server
+     * therefore changes the doorbell before it reads the flag ({@link Doorbell#changeAndRing()}), and makes a system
+     * call only when the flag is up (docs/ipc.md, "Wake-ups"). A Python client without this flag (an older one) is
+     * woken after every response.
+     */
+    public static final int FLAG_WAITS_WITHOUT_FENCE = 1;
 
     private ClientEntryDescriptor()
     {

@@ -65,6 +65,25 @@ public final class ClientEntryFlyweight
         return memory.get(SharedMemory.INT, offset + CLIENT_KIND_OFFSET);
     }
 
+    /** @return the client's flags ({@link ClientEntryDescriptor#FLAG_WAITS_WITHOUT_FENCE}), 0 when none. */
+    public int clientFlags()
+    {
+        return memory.get(SharedMemory.INT, offset + CLIENT_FLAGS_OFFSET);
+    }
+
+    /**
+     * Zeroes {@code client_waiting} and {@code client_flags}, for the server before it frees the entry: a client that
+     * does not know {@code client_flags} (an older one) then registers with none, whoever held the entry before.
+     *
+     * @return this
+     */
+    public ClientEntryFlyweight clearWaiting()
+    {
+        memory.set(SharedMemory.INT, offset + CLIENT_WAITING_OFFSET, 0);
+        memory.set(SharedMemory.INT, offset + CLIENT_FLAGS_OFFSET, 0);
+        return this;
+    }
+
     /** @return the client's process id. */
     public long pid()
     {
@@ -84,7 +103,8 @@ public final class ClientEntryFlyweight
     }
 
     /**
-     * Fills the client's fields and resets its heartbeat; the caller then publishes them by storing the state.
+     * Fills the client's fields (no {@code client_flags}: a Java client fences before its last look) and resets its
+     * heartbeat; the caller then publishes them by storing the state.
      *
      * @param kind     client kind
      * @param identity the client process
@@ -97,6 +117,7 @@ public final class ClientEntryFlyweight
         memory.set(SharedMemory.LONG, offset + START_TICKS_OFFSET, identity.startTicks());
         memory.set(SharedMemory.LONG, offset + PID_NAMESPACE_OFFSET, identity.pidNamespace());
         memory.set(SharedMemory.INT, offset + CLIENT_WAITING_OFFSET, 0);
+        memory.set(SharedMemory.INT, offset + CLIENT_FLAGS_OFFSET, 0);
         SharedMemory.putLongRelease(memory, offset + HEARTBEAT_OFFSET, 0);
         return this;
     }

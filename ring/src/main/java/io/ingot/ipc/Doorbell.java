@@ -15,8 +15,15 @@ import java.lang.invoke.VarHandle;
  * {@code bell.sleep(seen, timeout)}; finally {@code bell.disarm()}. A waker publishes its frame, then calls
  * {@link #ring()}. Both sides put a full fence between their store (the flag, the frame) and their load (the ring,
  * the flag), so at least one sees the other's: either the waiter finds the frame, or the waker finds the flag,
- * changes the word and wakes it, and a sleep on the old value returns at once. A waker that cannot fence (Python)
- * uses {@link #ringAlways()}, which needs no flag.
+ * changes the word and wakes it, and a sleep on the old value returns at once.
+ *
+ * <p>A waiter that cannot fence (the Python client, {@link ClientEntryDescriptor#FLAG_WAITS_WITHOUT_FENCE}) reads the
+ * word, raises the flag, looks once more and sleeps with {@code FUTEX_WAIT} on the value it read; the kernel compares
+ * the word after a full barrier. Its waker uses {@link #changeAndRing()}, which changes the word <em>before</em> it
+ * reads the flag: then the kernel's comparison and the waker's load form the store-fence-load pair. A waiter that
+ * raises no flag at all (a Python client older than that flag) is woken with {@link #ringAlways()}.
+ *
+ * <p>Thread-safety: any number of wakers on any threads and processes; one waiter at a time.
  */
 public final class Doorbell implements Bell
 {
@@ -68,6 +75,33 @@ public final class Doorbell implements Bell
             return false;
         }
         ringAlways();
+        return true;
+    }
+
+    /**
+     * Changes the doorbell, then wakes the waiter if it has said it may sleep: for a waiter that raises its flag but
+     * cannot fence before its last look (the Python client). Call after publishing.
+     *
+     * <p>Why no ring is lost: the waiter reads the doorbell ({@code seen}) before its last look, stores the flag, and
+     * calls {@code FUTEX_WAIT(doorbell, seen)}, in which the kernel issues a full barrier before it compares the word.
+     * If the waiter's read of {@code seen} already saw this change, its last look sees the work published before it
+     * (loads are ordered with loads, and the work was published before the change). Otherwise, either the kernel's
+     * comparison sees the change (the wait returns at once), or it precedes the change, and then the flag, stored
+     * before the kernel's barrier, is seen by the load here, which follows the atomic add and a full fence, and the
+     * wake reaches the sleeper, which the kernel queued before it compared. An atomic add always, a system call only
+     * when the flag is up.
+     *
+     * @return whether the waiter was waiting (and was woken)
+     */
+    public boolean changeAndRing()
+    {
+        SharedMemory.getAndAddInt(memory, doorbellOffset, 1);
+        VarHandle.fullFence();
+        if (SharedMemory.getIntVolatile(memory, waitingOffset) == 0)
+        {
+            return false;
+        }
+        Futex.wake(memory, doorbellOffset, Integer.MAX_VALUE);
         return true;
     }
 

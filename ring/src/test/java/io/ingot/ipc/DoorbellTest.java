@@ -86,6 +86,51 @@ class DoorbellTest
     }
 
     @Test
+    void changeAndRingAlwaysMovesTheDoorbellButCallsOnlyForAFlaggedWaiter()
+    {
+        try (Arena arena = Arena.ofShared())
+        {
+            final MemorySegment memory = arena.allocate(64, 64);
+            final Doorbell bell = new Doorbell(memory, 0, 4);
+            assertFalse(bell.changeAndRing(), "nobody waits: no wake");
+            assertEquals(1, memory.get(SharedMemory.INT, 0), "the doorbell moved regardless");
+            memory.set(SharedMemory.INT, 4, 1);
+            assertTrue(bell.changeAndRing(), "the flag is up: woken");
+            assertEquals(2, memory.get(SharedMemory.INT, 0));
+        }
+    }
+
+    /**
+     * The Python client's sleep (docs/ipc.md, "Wake-ups"): read the doorbell, raise the flag with a plain store, no
+     * fence, then FUTEX_WAIT on the value read. {@link Doorbell#changeAndRing()} wakes it long before its timeout.
+     */
+    @Test
+    void changeAndRingWakesAWaiterThatDoesNotFence() throws Exception
+    {
+        assumeTrue(Futex.isAvailable(), Futex.unavailableReason());
+        try (Arena arena = Arena.ofShared())
+        {
+            final MemorySegment memory = arena.allocate(64, 64);
+            final Doorbell ringerSide = new Doorbell(memory, 0, 4);
+            final CountDownLatch armed = new CountDownLatch(1);
+            final CountDownLatch woken = new CountDownLatch(1);
+            final Thread sleeper = Thread.ofPlatform().start(() ->
+            {
+                final int seen = SharedMemory.getIntAcquire(memory, 0);
+                SharedMemory.putIntRelease(memory, 4, 1);
+                armed.countDown();
+                new Futex().await(memory, 0, seen, LONG_SLEEP_NANOS);
+                SharedMemory.putIntRelease(memory, 4, 0);
+                woken.countDown();
+            });
+            assertTrue(armed.await(30, TimeUnit.SECONDS));
+            assertTrue(ringerSide.changeAndRing(), "the ringer saw the waiting flag");
+            assertTrue(woken.await(30, TimeUnit.SECONDS), "the ring woke the sleeper (or its sleep saw the change)");
+            sleeper.join();
+        }
+    }
+
+    @Test
     void aSleepWithoutARingEndsAtItsTimeout()
     {
         try (Arena arena = Arena.ofShared())

@@ -39,6 +39,13 @@ final class ClientSession
     /** Waiting for in-flight requests to finish before the slot is freed; responses are dropped. */
     static final int DRAINING = 3;
 
+    /** Wake mode: a full fence, then a system call only if {@code client_waiting} is up ({@link Doorbell#ring()}). */
+    static final int WAKE_IF_FLAGGED = 0;
+    /** Wake mode: change the doorbell, then a system call only if the flag is up ({@link Doorbell#changeAndRing()}). */
+    static final int WAKE_CHANGE_THEN_FLAG = 1;
+    /** Wake mode: change the doorbell and make the system call after every response ({@link Doorbell#ringAlways()}). */
+    static final int WAKE_ALWAYS = 2;
+
     private static final int POLL_BATCH = 16;
     private static final byte[] EMPTY = new byte[0];
 
@@ -69,8 +76,8 @@ final class ClientSession
 
     private volatile int phase = IDLE;
     private volatile long session;
-    /** Python clients cannot fence before reading a flag; they are always rung (docs/ipc.md, "Wake-ups"). */
-    private volatile boolean ringAlways;
+    /** How this session's client is woken: one of the {@code WAKE_*} below (docs/ipc.md, "Wake-ups"). */
+    private volatile int wakeMode;
     private int contextHint;
     private long lastHeartbeat;
     private long lastHeartbeatChange;
@@ -172,7 +179,7 @@ final class ClientSession
         session = next;
         lastHeartbeat = entry.heartbeat();
         lastHeartbeatChange = now;
-        ringAlways = entry.clientKind() == ClientEntryDescriptor.KIND_PYTHON;
+        wakeMode = wakeModeOf(entry.clientKind(), entry.clientFlags());
         phase = SERVING;
         if (entry.compareAndSetState(ClientEntryDescriptor.REQUESTED, ClientEntryDescriptor.ACTIVE))
         {
@@ -344,7 +351,7 @@ final class ClientSession
         {
             outputs.reset();
         }
-        entry.session(entry.session() + 1).fault(0, "");
+        entry.session(entry.session() + 1).fault(0, "").clearWaiting();
         session = -1;
         phase = IDLE;
         entry.state(ClientEntryDescriptor.FREE);
@@ -355,7 +362,7 @@ final class ClientSession
     /** Frees an entry a client gave up before it was ever served. */
     void freeUnserved()
     {
-        entry.session(entry.session() + 1).fault(0, "");
+        entry.session(entry.session() + 1).fault(0, "").clearWaiting();
         entry.state(ClientEntryDescriptor.FREE);
     }
 
@@ -573,16 +580,30 @@ final class ClientSession
         return true;
     }
 
-    /** Wakes the client if it sleeps on its doorbell (always for a client that cannot fence). */
+    /**
+     * @param kind  the entry's {@code client_kind}
+     * @param flags the entry's {@code client_flags}
+     * @return how to wake that client: a client that waits without a fence has its doorbell changed before its flag is
+     *         read; an older Python client, which raises no flag, is always woken; any other client fences, and is
+     *         woken only when its flag is up
+     */
+    static int wakeModeOf(final int kind, final int flags)
+    {
+        if ((flags & ClientEntryDescriptor.FLAG_WAITS_WITHOUT_FENCE) != 0)
+        {
+            return WAKE_CHANGE_THEN_FLAG;
+        }
+        return kind == ClientEntryDescriptor.KIND_PYTHON ? WAKE_ALWAYS : WAKE_IF_FLAGGED;
+    }
+
+    /** Wakes the client if it may sleep on its doorbell, as its {@link #wakeModeOf wake mode} says. */
     private void wakeClient()
     {
-        if (ringAlways)
+        switch (wakeMode)
         {
-            clientBell.ringAlways();
-        }
-        else
-        {
-            clientBell.ring();
+            case WAKE_CHANGE_THEN_FLAG -> clientBell.changeAndRing();
+            case WAKE_ALWAYS -> clientBell.ringAlways();
+            default -> clientBell.ring();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.ingot.server.ipc;
 
+import io.ingot.api.IdleMode;
 import io.ingot.api.InferenceCore;
 import io.ingot.ipc.IpcDataType;
 import io.ingot.ipc.client.IpcClient;
@@ -108,8 +109,8 @@ class IpcPythonClientTest
     {
         try (ChildProcess selfTest = python("ipc_selftest.py", name))
         {
-            final String summary = selfTest.awaitLine("7 passed", 300);
-            assertEquals("7 passed, 0 failed", summary, selfTest.output());
+            final String summary = selfTest.awaitLine("10 passed", 300);
+            assertEquals("10 passed, 0 failed", summary, selfTest.output());
             assertEquals(0, selfTest.awaitExit(60), selfTest.output());
         }
         final IpcServerStatistics statistics = server.statistics();
@@ -118,6 +119,39 @@ class IpcPythonClientTest
         // The Python client rings the server's doorbell after every frame; the IPC thread sleeps between the
         // self-test's steps, so some of its sleeps must have been ended by those rings.
         assertTrue(statistics.doorbellWakeUps() > 0, "the Python client's rings woke the server: " + statistics);
+    }
+
+    /**
+     * A SPINNING server never raises {@code server_waiting}: a Python client that can fence (libatomic) sees that after
+     * each frame and makes no system call to wake it; one that cannot rings after every frame, as before.
+     */
+    @Test
+    void aPythonClientThatCanFenceNeverRingsAServerThatNeverSleeps() throws Exception
+    {
+        final String spinning = IpcTestSupport.uniqueName("ipc-python-spin");
+        final int requests = 200;
+        try (IpcServer spinner = IpcServer.start(core, spinning,
+                IpcTestSupport.testOptions().maxClients(1).idleMode(IdleMode.SPINNING).build());
+            ChildProcess client = python("ipc_selftest.py", spinning, "--rings", Integer.toString(requests)))
+        {
+            final String[] line = client.awaitLine("RINGS ", 300).split(" ");
+            assertEquals(0, client.awaitExit(60), client.output());
+            final boolean fenced = Boolean.parseBoolean(line[1].toLowerCase(java.util.Locale.ROOT));
+            final long rings = Long.parseLong(line[2]);
+            final long skipped = Long.parseLong(line[3]);
+            // Each round trip writes an INFER and a RELEASE frame.
+            if (fenced)
+            {
+                assertEquals(0, rings, client.output());
+                assertEquals(2L * requests, skipped, client.output());
+            }
+            else
+            {
+                System.out.println("IpcPythonClientTest: the Python client has no fence here (no libatomic.so.1)");
+                assertEquals(2L * requests, rings, client.output());
+            }
+            assertEquals(0, spinner.statistics().idleSleeps(), spinner.statistics().toString());
+        }
     }
 
     @Test

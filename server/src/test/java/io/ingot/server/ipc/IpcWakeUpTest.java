@@ -2,6 +2,9 @@ package io.ingot.server.ipc;
 
 import io.ingot.api.IdleMode;
 import io.ingot.api.InferenceCore;
+import io.ingot.ipc.ClientEntryDescriptor;
+import io.ingot.ipc.ClientEntryFlyweight;
+import io.ingot.ipc.SharedMemory;
 import io.ingot.libc.Futex;
 import io.ingot.ipc.IpcDataType;
 import io.ingot.ipc.client.IpcClient;
@@ -12,6 +15,7 @@ import io.ingot.ipc.client.IpcTensor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
 
+import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 
@@ -110,6 +114,51 @@ class IpcWakeUpTest
             // The client's sleeps last at most 5 ms; only the server's ring ends one with the doorbell moved.
             assertTrue(client.doorbellWakeUps() >= requests / 2, "the server's rings woke the client: "
                 + client.doorbellWakeUps() + " wake-ups for " + requests + " requests");
+        }
+    }
+
+    @Test
+    void eachKindOfClientIsWokenTheWayItWaits()
+    {
+        assertEquals(ClientSession.WAKE_IF_FLAGGED, ClientSession.wakeModeOf(ClientEntryDescriptor.KIND_JAVA, 0));
+        assertEquals(ClientSession.WAKE_ALWAYS, ClientSession.wakeModeOf(ClientEntryDescriptor.KIND_PYTHON, 0),
+            "a Python client without client_flags raises no waiting flag: always woken");
+        assertEquals(ClientSession.WAKE_CHANGE_THEN_FLAG, ClientSession.wakeModeOf(ClientEntryDescriptor.KIND_PYTHON,
+            ClientEntryDescriptor.FLAG_WAITS_WITHOUT_FENCE));
+        assertEquals(ClientSession.WAKE_CHANGE_THEN_FLAG, ClientSession.wakeModeOf(0,
+            ClientEntryDescriptor.FLAG_WAITS_WITHOUT_FENCE));
+    }
+
+    /**
+     * An older Python client does not write {@code client_flags}: the server zeroes them (and {@code client_waiting})
+     * when it frees an entry, so such a client never inherits its predecessor's and is woken after every response.
+     */
+    @Test
+    void aFreedEntryForgetsItsClientsFlags() throws Exception
+    {
+        final String name = IpcTestSupport.uniqueName("ipc-flags");
+        try (InferenceCore core = IpcTestSupport.core(IpcTestSupport.identity());
+            IpcServer server = IpcServer.start(core, name, IpcTestSupport.testOptions().maxClients(1).build()))
+        {
+            final MemorySegment memory = server.memory();
+            final long entryOffset = server.layout().clientEntryOffset(0);
+            final ClientEntryFlyweight entry = new ClientEntryFlyweight().wrap(memory, entryOffset);
+            try (IpcClient client = IpcClient.connect(name))
+            {
+                assertEquals(0, entry.clientFlags(), "a Java client registers without flags");
+                // What a Python client that waits without a fence leaves behind.
+                memory.set(SharedMemory.INT, entryOffset + ClientEntryDescriptor.CLIENT_FLAGS_OFFSET,
+                    ClientEntryDescriptor.FLAG_WAITS_WITHOUT_FENCE);
+                memory.set(SharedMemory.INT, entryOffset + ClientEntryDescriptor.CLIENT_WAITING_OFFSET, 1);
+            }
+            final long deadline = System.nanoTime() + 30_000_000_000L;
+            while (entry.state() != ClientEntryDescriptor.FREE && System.nanoTime() < deadline)
+            {
+                Thread.sleep(2);
+            }
+            assertEquals(ClientEntryDescriptor.FREE, entry.state(), "the entry was freed");
+            assertEquals(0, entry.clientFlags());
+            assertEquals(0, memory.get(SharedMemory.INT, entryOffset + ClientEntryDescriptor.CLIENT_WAITING_OFFSET));
         }
     }
 }
