@@ -3,7 +3,8 @@
 # fork, at each producer count, so a burst of load on this shared machine lands on all of them; the ratios are taken
 # within a round and summarised over the rounds (benchmarks/results/intake-rounds.py). With BEFORE_JAR set to an
 # earlier build's benchmarks.jar, its Ingot pipeline runs in every round too, as "ingot-before".
-# PIPELINES overrides the list (default "ingot djl-style triton-style").
+# PIPELINES overrides the list (default "ingot djl-style triton-style"); SCOPE=batcher measures the batchers alone
+# (IntakeBenchmark's scope parameter; default pipeline, the whole path); BEFORE_JAR only with the default scope.
 # Usage: benchmarks/intake-rounds.sh [ROUNDS] [PRODUCERS...]   (default: 3 rounds, 2 and 4 producers)
 # Results: benchmarks/results/intake-rounds/<round>-t<P>-<pipeline>.json, and the summary on stdout.
 set -euo pipefail
@@ -19,7 +20,7 @@ read -r -a producers <<< "${producers[*]}"
 mkdir -p "$OUT"
 read -r -a pipelines <<< "${PIPELINES:-ingot djl-style triton-style}"
 [ -n "${BEFORE_JAR:-}" ] && pipelines+=(ingot-before)
-echo "$(date -u +%FT%TZ) $(git -C "$ROOT" rev-parse --short HEAD) rounds=$rounds producers=${producers[*]} load: $(cut -d' ' -f1-3 /proc/loadavg)" \
+echo "$(date -u +%FT%TZ) $(git -C "$ROOT" rev-parse --short HEAD) scope=${SCOPE:-pipeline} rounds=$rounds producers=${producers[*]} load: $(cut -d' ' -f1-3 /proc/loadavg)" \
   > "$OUT/run.txt"
 for round in $(seq 1 "$rounds"); do
   for t in "${producers[@]}"; do
@@ -29,7 +30,7 @@ for round in $(seq 1 "$rounds"); do
       p=${pipelines[$(((i + round) % n))]}
       jar=$JAR; param=$p
       if [ "$p" = ingot-before ]; then jar=$BEFORE_JAR; param=ingot; fi
-      "$JAVA_HOME/bin/java" -jar "$jar" IntakeBenchmark -t "$t" -p pipeline="$param" -f 1 -wi 2 -w 2 -i 3 -r 2 \
+      "$JAVA_HOME/bin/java" -jar "$jar" IntakeBenchmark -t "$t" -p pipeline="$param" -p scope="${SCOPE:-pipeline}" -f 1 -wi 2 -w 2 -i 3 -r 2 \
         -rf json -rff "$OUT/$round-t$t-$p.json" > "$OUT/$round-t$t-$p.txt" 2>&1
       echo "round $round, $t producers, $p: $(grep -E '^IntakeBenchmark' "$OUT/$round-t$t-$p.txt" | awk '{print $(NF-3)}') ops/s"
     done

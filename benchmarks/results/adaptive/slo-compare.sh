@@ -19,10 +19,12 @@
 # `benchmarks/results/adaptive/slo-tables.py` prints the tables of BENCHMARKS.md.
 #
 # Usage (from anywhere): benchmarks/results/adaptive/slo-compare.sh cost|minilm|resnet50|all
+# SLO_OUT=DIR writes under DIR instead of benchmarks/results/adaptive/slo (to keep an earlier run's results);
+# slo-tables.py reads the same variable.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 HERE=benchmarks/results/adaptive
-OUT=$HERE/slo
+OUT=${SLO_OUT:-$HERE/slo}
 WHAT=${1:-all}
 mkdir -p "$OUT"
 INGOT=./ingot

@@ -8,10 +8,10 @@ For each model and arrival process, each configuration's sweep over the same lad
   * p99 at the same throughput: each configuration's p99 at the rate `ingot tune` chose the best static
     configuration for, and the geometric mean over every level that all four delivered (within 2 % of the rate)
     of adaptive's p99 over the best static's.
-Usage: slo-tables.py [MODEL_PREFIX...]"""
+Usage: [SLO_OUT=DIR] slo-tables.py [MODEL_PREFIX...]   (DIR: slo-compare.sh's SLO_OUT; default ./slo)"""
 import glob, json, math, os, re, sys
 
-here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "slo")
+here = os.environ.get("SLO_OUT") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "slo")
 prefixes = sys.argv[1:]
 configs = [("static", "bundled static"), ("best", "best static (tune)"), ("aimd", "AIMD"), ("adaptive", "adaptive")]
 order = {"constant": 0, "poisson": 1, "bursty": 2}

@@ -26,7 +26,10 @@ import java.util.concurrent.TimeUnit;
  * {@link #window} requests in flight and reusing them; one operation is one request. The pipelines are those of the
  * comparison (the identity model, one element, batches of up to {@link #maxBatch}): Ingot's core, the DJL-style
  * batcher ({@code LinkedBlockingQueue}, {@code poll} + {@code drainTo}), the Triton-style batcher (mutex and condition
- * variables, a batcher thread handing batches to an instance thread).
+ * variables, a batcher thread handing batches to an instance thread). With {@code scope=batcher} each is its batcher
+ * alone ({@link Pipelines#createBatcherOnly}): nothing executes, a formed batch's requests complete at once, so what is
+ * measured is accepting requests and forming batches — for Ingot its model scheduler (intake ring, batching role,
+ * Triton's dynamic batch policy), without the core's validation, assembly and responses.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -40,6 +43,10 @@ public class IntakeBenchmark
     /** The pipeline under test. */
     @Param({"ingot", "djl-style", "triton-style"})
     public String pipeline;
+
+    /** {@code pipeline}: the whole path, engine and responses included; {@code batcher}: the batcher alone. */
+    @Param({"pipeline", "batcher"})
+    public String scope;
 
     /** The most requests per batch. */
     @Param("64")
@@ -59,7 +66,8 @@ public class IntakeBenchmark
     @Setup(Level.Trial)
     public void start()
     {
-        served = Pipelines.create(pipeline, 1, maxBatch, idle);
+        served = "batcher".equals(scope) ? Pipelines.createBatcherOnly(pipeline, maxBatch, idle)
+            : Pipelines.create(pipeline, 1, maxBatch, idle);
     }
 
     /** Stops it. */

@@ -22,6 +22,7 @@ public final class DjlStylePipeline implements Pipeline
     private final long maxDelayNs;
     private final LinkedBlockingQueue<PipelineSlot> queue = new LinkedBlockingQueue<>();
     private final Arena arena = Arena.ofShared();
+    /** The engine and its staging, or {@code null} for the batcher alone. */
     private final EngineBatch batch;
     private final Thread worker;
     private final LongAdder requests = new LongAdder();
@@ -36,11 +37,25 @@ public final class DjlStylePipeline implements Pipeline
      */
     public DjlStylePipeline(final ModelConfig config, final long width, final int maxBatch, final long maxDelayNs)
     {
+        this(config, width, maxBatch, maxDelayNs, true);
+    }
+
+    /**
+     * @param config     the identity model's configuration
+     * @param width      elements per request
+     * @param maxBatch   the most requests per batch
+     * @param maxDelayNs how long a batch may wait to grow (0: take what is queued)
+     * @param runEngine  false for the batcher alone: the worker completes a batch's requests without running it
+     */
+    DjlStylePipeline(final ModelConfig config, final long width, final int maxBatch, final long maxDelayNs,
+        final boolean runEngine)
+    {
         this.config = config;
         this.width = width;
         this.maxBatch = maxBatch;
         this.maxDelayNs = maxDelayNs;
-        this.batch = new EngineBatch(config, BaselineEngine.create(config, 0), width, maxBatch, arena);
+        this.batch = runEngine ? new EngineBatch(config, BaselineEngine.create(config, 0), width, maxBatch, arena)
+            : null;
         this.worker = Thread.ofPlatform().name("djl-style-worker").daemon(true).start(this::work);
     }
 
@@ -112,7 +127,10 @@ public final class DjlStylePipeline implements Pipeline
     {
         try
         {
-            batch.run(slots, count);
+            if (batch != null)
+            {
+                batch.run(slots, count);
+            }
             executions.increment();
             requests.add(count);
             for (int i = 0; i < count; i++)
@@ -153,6 +171,11 @@ public final class DjlStylePipeline implements Pipeline
         catch (final InterruptedException ex)
         {
             Thread.currentThread().interrupt();
+        }
+        // Whatever a caller submitted while the worker stopped is answered, so that no caller waits forever.
+        for (PipelineSlot slot = queue.poll(); slot != null; slot = queue.poll())
+        {
+            slot.fail("djl-style pipeline closed");
         }
         arena.close();
     }

@@ -44,6 +44,30 @@ public final class Pipelines
     }
 
     /**
+     * The batchers alone: the same pipelines with nothing executed — each completes a formed batch's requests at once
+     * — so that what is compared is accepting requests and forming batches (the issue's "intake of the ring +
+     * batcher"). Ingot's is its model scheduler and policy, without the core's validation, assembly and responses.
+     *
+     * @param name     {@code ingot}, {@code djl-style} or {@code triton-style}
+     * @param maxBatch the most requests per batch
+     * @param idle     how Ingot's threads wait
+     * @return the pipeline, started
+     * @throws IllegalArgumentException for an unknown name
+     */
+    public static Pipeline createBatcherOnly(final String name, final int maxBatch, final IdleMode idle)
+    {
+        final ModelConfig config = BenchModels.identity(maxBatch, 1);
+        return switch (name)
+        {
+            case "ingot" -> new BatcherOnlyPipeline(config, maxBatch, idle);
+            case "djl-style" -> new DjlStylePipeline(config, 1, maxBatch, 0, false);
+            case "triton-style" -> new TritonStylePipeline(config, 1, maxBatch, 0, 1, false);
+            default -> throw new IllegalArgumentException("unknown batcher '" + name
+                + "'; expected ingot, djl-style or triton-style");
+        };
+    }
+
+    /**
      * @param idle the idle mode under test
      * @return how long a caller spins before it parks while it waits for its response under that mode
      */

@@ -60,6 +60,20 @@ public final class TritonStylePipeline implements Pipeline
     public TritonStylePipeline(final ModelConfig config, final long width, final int maxBatch,
         final long maxDelayNs, final int instances)
     {
+        this(config, width, maxBatch, maxDelayNs, instances, true);
+    }
+
+    /**
+     * @param config     the identity model's configuration
+     * @param width      elements per request
+     * @param maxBatch   the most requests per batch
+     * @param maxDelayNs how long a batch may wait to grow (0: take what is queued)
+     * @param instances  instance threads
+     * @param runEngine  false for the batcher alone: instances complete a batch's requests without running it
+     */
+    TritonStylePipeline(final ModelConfig config, final long width, final int maxBatch, final long maxDelayNs,
+        final int instances, final boolean runEngine)
+    {
         this.width = width;
         this.maxBatch = maxBatch;
         this.maxDelayNs = maxDelayNs;
@@ -69,8 +83,8 @@ public final class TritonStylePipeline implements Pipeline
         }
         for (int i = 0; i < instances; i++)
         {
-            final EngineBatch batch = new EngineBatch(config, BaselineEngine.create(config, i), width, maxBatch,
-                arena);
+            final EngineBatch batch = runEngine ? new EngineBatch(config, BaselineEngine.create(config, i), width,
+                maxBatch, arena) : null;
             threads.add(Thread.ofPlatform().name("triton-style-instance-" + i).daemon(true)
                 .start(() -> instance(batch)));
         }
@@ -222,7 +236,10 @@ public final class TritonStylePipeline implements Pipeline
     {
         try
         {
-            batch.run(payload.slots, payload.count);
+            if (batch != null)
+            {
+                batch.run(payload.slots, payload.count);
+            }
             executions.increment();
             requests.add(payload.count);
             for (int i = 0; i < payload.count; i++)
@@ -270,6 +287,23 @@ public final class TritonStylePipeline implements Pipeline
                 Thread.currentThread().interrupt();
             }
         }
+        // Whatever a caller submitted while the threads stopped is answered, so that no caller waits forever.
+        failLeft(queue);
+        for (final Payload payload : payloads)
+        {
+            for (int i = 0; i < payload.count; i++)
+            {
+                payload.slots[i].fail("triton-style pipeline closed");
+            }
+        }
         arena.close();
+    }
+
+    private static void failLeft(final ArrayDeque<PipelineSlot> left)
+    {
+        for (PipelineSlot slot = left.pollFirst(); slot != null; slot = left.pollFirst())
+        {
+            slot.fail("triton-style pipeline closed");
+        }
     }
 }
