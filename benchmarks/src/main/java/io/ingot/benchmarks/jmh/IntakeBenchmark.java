@@ -66,8 +66,13 @@ public class IntakeBenchmark
     @Setup(Level.Trial)
     public void start()
     {
-        served = "batcher".equals(scope) ? Pipelines.createBatcherOnly(pipeline, maxBatch, idle)
-            : Pipelines.create(pipeline, 1, maxBatch, idle);
+        served = switch (scope)
+        {
+            case "batcher" -> Pipelines.createBatcherOnly(pipeline, maxBatch, idle);
+            case "pipeline" -> Pipelines.create(pipeline, 1, maxBatch, idle);
+            default -> throw new IllegalArgumentException("unknown scope '" + scope
+                + "'; expected pipeline or batcher");
+        };
     }
 
     /** Stops it. */
