@@ -166,17 +166,23 @@ class AdaptiveBatchPolicyTest
         }
     }
 
+    /** One request, 2.5 ms later {@code more} at once: the oldest has used half of a 5 ms SLO. */
+    private static void oldestThenMore(final PolicyBench bench, final int more)
+    {
+        bench.submit();
+        bench.now += 2_500 * US;
+        for (int i = 0; i < more; i++)
+        {
+            bench.submit();
+        }
+    }
+
     @Test
     void dispatchesASmallerBatchWhenOnlyThatLetsTheOldestMeetTheSlo()
     {
         final PolicyBench bench = trained(5 * MS);
         sparseArrivals(bench);
-        bench.submit();
-        bench.now += 2_500 * US;
-        for (int i = 0; i < 7; i++)
-        {
-            bench.submit();
-        }
+        oldestThenMore(bench, 7);
         bench.now += 200 * US;
         assertEquals(BatchPolicy.DISPATCH, bench.decide());
         assertEquals(3, bench.batch.batchSize(), "2.7 ms queued + 2.3 ms for three = 5 ms; four would miss");
@@ -191,12 +197,7 @@ class AdaptiveBatchPolicyTest
         // Dense arrivals, 20 us apart (the last ten dispatched as one batch of eight and two before it): no batch
         // size of one instance keeps up, so the load needs the largest.
         arriveAndDecide(bench, 10, GAP);
-        bench.submit();
-        bench.now += 2_500 * US;
-        for (int i = 0; i < 7; i++)
-        {
-            bench.submit();
-        }
+        oldestThenMore(bench, 7);
         assertEquals(BatchPolicy.DISPATCH, bench.decide());
         assertEquals(8, bench.batch.batchSize(), "a batch of five would save the oldest and lose the throughput");
     }
@@ -206,12 +207,7 @@ class AdaptiveBatchPolicyTest
     {
         final PolicyBench bench = trained(5 * MS);
         sparseArrivals(bench);
-        bench.submit();
-        bench.now += 2_500 * US;
-        for (int i = 0; i < 9; i++)
-        {
-            bench.submit();
-        }
+        oldestThenMore(bench, 9);
         bench.now += 200 * US;
         assertEquals(BatchPolicy.DISPATCH, bench.decide());
         assertEquals(8, bench.batch.batchSize(), "a backlog: a smaller batch would make it grow");
