@@ -112,18 +112,15 @@ public final class RequestRing<E> extends RequestRingFields.PadAfterHead
     }
 
     /**
-     * Publishes an item into a claimed slot (the claiming thread), waiting (spinning) while the slot is not
-     * {@link #isWritable writable}; a producer that can drain should wait on {@link #isWritable} itself instead.
+     * Publishes an item into a claimed slot (the claiming thread), once {@link #isWritable} said it may: the caller
+     * waits for that itself (the model scheduler drains the ring meanwhile), so the hot path checks it once.
      *
-     * @param sequence what {@link #tryClaim()} returned
+     * @param sequence what {@link #claim()} or {@link #tryClaim()} returned, {@link #isWritable writable}
      * @param item     the item, or {@code null} for a tombstone the consumer skips
      */
     public void publish(final long sequence, final E item)
     {
-        while (!isWritable(sequence))
-        {
-            Thread.onSpinWait();
-        }
+        assert isWritable(sequence) : "sequence " + sequence + " published before its slot was drained";
         SLOTS.setRelease(slots, (int)sequence & mask, item == null ? TOMBSTONE : item);
     }
 
@@ -136,6 +133,10 @@ public final class RequestRing<E> extends RequestRingFields.PadAfterHead
     {
         long sequence;
         while ((sequence = tryClaim()) == FULL)
+        {
+            Thread.onSpinWait();
+        }
+        while (!isWritable(sequence))
         {
             Thread.onSpinWait();
         }
