@@ -1,10 +1,6 @@
 package io.ingot.core;
 
 import io.ingot.agent.AgentRunner;
-import io.ingot.agent.BackoffIdleStrategy;
-import io.ingot.agent.IdleStrategy;
-import io.ingot.agent.SpinningIdleStrategy;
-import io.ingot.agent.ThreadBell;
 import io.ingot.api.DecoupledModelException;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.FailureReason;
@@ -30,6 +26,7 @@ import io.ingot.config.ConfigException;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInstanceGroup;
 import io.ingot.config.proto.ModelRateLimiter;
+import io.ingot.dispatch.IdleStrategies;
 import io.ingot.dispatch.ModelScheduler;
 import io.ingot.dispatch.Seat;
 import io.ingot.dispatch.Timekeeper;
@@ -187,7 +184,8 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         scheduler.seat(seats);
         for (final InstanceAgent agent : agents)
         {
-            runners.add(new AgentRunner(agent, idleStrategy(idleMode, agent), true));
+            runners.add(new AgentRunner(agent, IdleStrategies.of(idleMode, agent.seat().bell(), agent::hasWork),
+                true));
         }
         timekeeper.register(scheduler, this::answerEnded);
         runners.forEach(AgentRunner::start);
@@ -269,17 +267,6 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         {
             throw new InferenceException(ErrorCode.INVALID_ARG, ex.reason());
         }
-    }
-
-    private static IdleStrategy idleStrategy(final IdleMode mode, final InstanceAgent agent)
-    {
-        final ThreadBell bell = agent.seat().bell();
-        return switch (mode)
-        {
-            case SPINNING -> new SpinningIdleStrategy();
-            case BACKOFF -> BackoffIdleStrategy.backoff(bell, agent::hasWork);
-            case BLOCKING -> BackoffIdleStrategy.blocking(bell, agent::hasWork);
-        };
     }
 
     private List<InstanceContext> instanceContexts(final ModelContext context)

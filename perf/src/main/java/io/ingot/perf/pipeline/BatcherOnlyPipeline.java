@@ -2,15 +2,13 @@ package io.ingot.perf.pipeline;
 
 import io.ingot.agent.Agent;
 import io.ingot.agent.AgentRunner;
-import io.ingot.agent.BackoffIdleStrategy;
-import io.ingot.agent.IdleStrategy;
-import io.ingot.agent.SpinningIdleStrategy;
 import io.ingot.agent.ThreadBell;
 import io.ingot.api.IdleMode;
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.ResponseListener;
 import io.ingot.config.proto.ModelConfig;
+import io.ingot.dispatch.IdleStrategies;
 import io.ingot.dispatch.ModelScheduler;
 import io.ingot.dispatch.Seat;
 import io.ingot.dispatch.Timekeeper;
@@ -164,13 +162,7 @@ final class BatcherOnlyPipeline implements Pipeline
             RING_SIZE, NanoClock.SYSTEM, new Timekeeper(new ThreadBell()));
         instance = new NoOpInstance(scheduler, maxBatch);
         scheduler.seat(new Seat[] {instance.seat});
-        final IdleStrategy strategy = switch (idle)
-        {
-            case SPINNING -> new SpinningIdleStrategy();
-            case BACKOFF -> BackoffIdleStrategy.backoff(instance.seat.bell(), instance::hasWork);
-            case BLOCKING -> BackoffIdleStrategy.blocking(instance.seat.bell(), instance::hasWork);
-        };
-        runner = new AgentRunner(instance, strategy, true);
+        runner = new AgentRunner(instance, IdleStrategies.of(idle, instance.seat.bell(), instance::hasWork), true);
         runner.start();
     }
 
