@@ -13,6 +13,7 @@ import io.ingot.server.proto.GRPCInferenceServiceGrpc;
 import io.ingot.server.proto.InferParameter;
 import io.ingot.server.proto.ModelInferRequest;
 import io.ingot.server.proto.ModelStreamInferResponse;
+import io.ingot.testing.ThreadDumps;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -74,10 +75,12 @@ class SequenceExamplesTest
         if (frontends != null)
         {
             frontends.close();
+            frontends = null;
         }
         if (core != null)
         {
             core.close();
+            core = null;
         }
     }
 
@@ -185,7 +188,8 @@ class SequenceExamplesTest
             }
             stream.onCompleted();
             assertTrue(done.await(60, TimeUnit.SECONDS), () -> "the stream did not complete; answered: "
-                + outputs.keySet() + "; statistics: " + core.modelStatistics(model, -1));
+                + outputs.keySet() + "; statistics: " + core.modelStatistics(model, -1) + "; threads:"
+                + ThreadDumps.of("ingot-"));
             assertEquals(2 * first.length, outputs.size(), outputs.toString());
             return outputs;
         }

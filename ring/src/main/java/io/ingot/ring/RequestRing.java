@@ -26,6 +26,9 @@ import java.util.function.Consumer;
  * {@code null}) and read with an acquire load, so the consumer sees everything the producer wrote before publishing.
  * The consumer clears a slot before it advances {@code head} with a release store; a producer writes a slot only
  * once it has read a {@code head} past the slot's previous lap (acquire), so it never overwrites an undrained item.
+ * A producer may learn that {@code head} from the cache another producer filled: the cache is written with release
+ * and read with acquire, so the chain from the consumer's clear to this producer's write stays ordered (with opaque
+ * accesses the consumer's clear of the old item could land after the new item and erase it).
  *
  * <p>Thread-safety: {@link #tryClaim}, {@link #isWritable}, {@link #publish} from any thread (publish by the claiming
  * thread only); {@link #drain} from one thread at a time; the monitoring reads from any thread (racy).
@@ -81,10 +84,10 @@ public final class RequestRing<E> extends RequestRingFields.PadAfterHead
     public long tryClaim()
     {
         final long tail = (long)TAIL.getOpaque(this);
-        if (tail - (long)HEAD_CACHE.getOpaque(this) >= capacity)
+        if (tail - (long)HEAD_CACHE.getAcquire(this) >= capacity)
         {
             final long head = (long)HEAD.getAcquire(this);
-            HEAD_CACHE.setOpaque(this, head);
+            HEAD_CACHE.setRelease(this, head);
             if (tail - head >= capacity)
             {
                 return FULL;
@@ -102,12 +105,12 @@ public final class RequestRing<E> extends RequestRingFields.PadAfterHead
      */
     public boolean isWritable(final long sequence)
     {
-        if (sequence - (long)HEAD_CACHE.getOpaque(this) < capacity)
+        if (sequence - (long)HEAD_CACHE.getAcquire(this) < capacity)
         {
             return true;
         }
         final long head = (long)HEAD.getAcquire(this);
-        HEAD_CACHE.setOpaque(this, head);
+        HEAD_CACHE.setRelease(this, head);
         return sequence - head < capacity;
     }
 
