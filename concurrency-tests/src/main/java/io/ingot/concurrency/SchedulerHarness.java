@@ -74,6 +74,22 @@ final class SchedulerHarness
         return scheduler.isStopping() || scheduler.isRoleFree() ? 1 : 2;
     }
 
+    /**
+     * What an instance that gave the role away (its policy said another instance's slots hold the work) does before
+     * it sleeps: it follows, arms its bell and looks a last time — for a call only, since the free role is its own
+     * doing (the order of {@code InstanceAgent.lead} and {@code InstanceAgent.hasWork}).
+     *
+     * @param index the instance's index
+     * @return 1 it stays awake (it was called), 2 it would sleep
+     */
+    int sleepAfterYielding(final int index)
+    {
+        final Seat seat = seats[index];
+        seat.following(true);
+        seat.bell().arm();
+        return seat.isCalled() || scheduler.isStopping() ? 1 : 2;
+    }
+
     /** @return a request's bookkeeping as the runtime fills it before submitting */
     static PendingRequest pending(final String id)
     {

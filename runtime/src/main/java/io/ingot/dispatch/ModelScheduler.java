@@ -26,16 +26,20 @@ import java.util.function.Consumer;
  * <p><b>The batching role.</b> The {@link BatchPolicy} is single-threaded; whoever holds the role may drain the ring
  * into it and ask it for a batch. An idle instance takes the role and keeps it while it waits (for an arrival, or for
  * the queue delay): it is the <em>watcher</em>, and a producer that publishes rings its bell. When the policy
- * dispatches a batch, the watcher gives the role up before it executes, and rings one <em>following</em> instance
+ * dispatches a batch, the watcher gives the role up before it executes, and calls one <em>following</em> instance
  * (idle, asleep) if work is left, which takes the role in turn. While every instance is busy nobody holds the role;
  * requests wait in the ring (Triton forms no batch while no instance is free either) and the first instance to finish
  * drains them — except what must be answered on time: a cancellation, or a queue timeout under a REJECT policy, is
  * handled by the core's {@link Timekeeper}, which takes the role for a sweep when it is free.
  *
- * <p><b>Wake-ups.</b> A producer rings the watcher's bell, or, when there is none, one following instance's; a bell
- * costs a system call only when its owner has armed it (is asleep or about to be). Both sides fence between
- * publishing and looking, so no wake-up is lost (the {@link Bell} protocol; jcstress tests in the
- * concurrency-tests module).
+ * <p><b>Wake-ups.</b> A producer rings the watcher's bell, or, when there is none, <em>calls</em> one following
+ * instance ({@link Seat#call}: a flag its owner looks at before sleeping, then a ring); a bell costs a system call
+ * only when its owner has armed it (is asleep or about to be). Both sides fence between publishing and looking, so
+ * no wake-up is lost (the {@link Bell} protocol; jcstress tests in the concurrency-tests module). Whoever hands the
+ * role on — a hand-off with work left, a sweep, a sequence policy's yield to the instance whose slots hold the
+ * work — calls rather than rings: the work may already sit in the policy, where the called instance's last look
+ * before sleeping would not see it. An instance that yielded stays a follower, so an arrival for its own sequences
+ * wakes it while the instance it yielded to runs a batch.
  *
  * <p><b>Producers' cost.</b> A submission claims one ring slot — the only shared read-modify-write on its path, apart
  * from a compare-and-set on its priority level's counter when that level has a {@code max_queue_size} — reads a few
@@ -178,7 +182,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         {
             current.ring();
         }
-        else if (!ringFollower() && rejectTimeouts && pending.timeoutNs != 0
+        else if (!callFollower() && rejectTimeouts && pending.timeoutNs != 0
             && pending.acceptedNs + pending.timeoutNs < timekeeperWakeNs)
         {
             // Nobody idle: only the timekeeper can answer this request's REJECT timeout on time, and it does not know
@@ -200,7 +204,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         {
             current.ring();
         }
-        else if (!ringFollower())
+        else if (!callFollower())
         {
             timekeeper.wake();
         }
@@ -220,7 +224,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
             {
                 releaseRole(PRODUCER);
             }
-            if (!ringFollower())
+            if (!callFollower())
             {
                 callTimekeeper();
             }
@@ -231,14 +235,14 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         }
     }
 
-    /** Rings one following instance, if any: it will take the role. */
-    private boolean ringFollower()
+    /** Calls one following instance, if any: it will take the role. */
+    private boolean callFollower()
     {
         for (final Seat seat : seats)
         {
             if (seat.isFollowing())
             {
-                seat.bell().ring();
+                seat.call();
                 return true;
             }
         }
@@ -340,16 +344,16 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     }
 
     /**
-     * Role holder whose policy answered {@link BatchPolicy#YIELD}: gives the role up and rings the instance that has
+     * Role holder whose policy answered {@link BatchPolicy#YIELD}: gives the role up and calls the instance that has
      * the work, which takes the role when it is next free to (at once if it sleeps, after its batch if it runs one).
      *
      * @param holder   the caller's id
-     * @param instance the index of the instance to ring
+     * @param instance the index of the instance to call
      */
     public void yieldTo(final int holder, final int instance)
     {
         releaseRole(holder);
-        seats[instance].bell().ring();
+        seats[instance].call();
     }
 
     /**
@@ -363,7 +367,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     }
 
     /**
-     * Role holder that dispatched a batch: gives the role up and, if work is left, rings one following instance to
+     * Role holder that dispatched a batch: gives the role up and, if work is left, calls one following instance to
      * take it over. Call before executing the batch.
      *
      * @param holder the caller's id
@@ -372,7 +376,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     {
         final boolean workLeft = queued > 0;
         releaseRole(holder);
-        if ((workLeft || !ring.isEmpty()) && !ringFollower())
+        if ((workLeft || !ring.isEmpty()) && !callFollower())
         {
             callTimekeeper();
         }
@@ -411,7 +415,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     }
 
     /**
-     * Timekeeper, after {@link #sweep}: gives the role up and, if requests are left, rings one following instance to
+     * Timekeeper, after {@link #sweep}: gives the role up and, if requests are left, calls one following instance to
      * take it. An instance that finished its batch while the timekeeper swept found the role taken and sleeps as a
      * follower; without this ring it would sleep on with work queued until the next arrival.
      */
@@ -420,7 +424,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         releaseRole(TIMEKEEPER);
         if (queued > 0 || !ring.isEmpty())
         {
-            ringFollower();
+            callFollower();
         }
     }
 

@@ -111,6 +111,7 @@ public final class InstanceAgent implements Agent
             claim.waitingWith(0);
             return executeBatch();
         }
+        seat.answerCall();
         if (!scheduler.tryAcquireRole(holder))
         {
             if (scheduler.isStopping())
@@ -160,8 +161,11 @@ public final class InstanceAgent implements Agent
         }
         if (status == BatchPolicy.YIELD)
         {
-            // Another instance's slots hold the work: hand it the role and sleep until a bell says otherwise.
+            // Another instance's slots hold the work: hand it the role and sleep until a bell says otherwise. Still a
+            // follower: while that instance runs a batch, an arrival for this instance's own sequences must be able to
+            // wake it (a producer that finds no watcher rings a follower), or it would wait for the other's batch.
             yielded = true;
+            seat.following(true);
             scheduler.yieldTo(holder, batch.yieldTo());
             return 0;
         }
@@ -202,6 +206,12 @@ public final class InstanceAgent implements Agent
         if (awaitingGrant)
         {
             return claim.isGranted();
+        }
+        if (seat.isCalled())
+        {
+            // Another thread handed this instance the role's work (a yield, a hand-off, an arrival nobody watched):
+            // what it drained may sit in this instance's slots, where nothing below would see it.
+            return true;
         }
         if (yielded)
         {
