@@ -9,7 +9,6 @@ import io.ingot.api.InferenceResponse;
 import io.ingot.tensor.DataType;
 import io.ingot.testing.RecordingBackend;
 import io.ingot.testing.TestModels;
-import io.ingot.testing.ThreadDumps;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +25,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import static io.ingot.testing.TestModels.await;
@@ -187,51 +185,6 @@ class SequenceBatcherTest
                 assertEquals(RecordingBackend.GATE, output(response));
             }
         }
-    }
-
-    /**
-     * The race behind a hung gRPC stream on CI: instance 1 yields the role to instance 0 for work it drained itself
-     * into instance 0's slot, while instance 0, which yielded a moment before, is on its way to sleep. Repeated with
-     * random pauses, one core at a time, each round must serve both sequences; before the yield became a call, a
-     * round in a few hundred hung with both instances asleep and the request queued (under load).
-     */
-    @Test
-    void instancesYieldingToEachOtherNeverBothSleepWithWorkQueued() throws Exception
-    {
-        final ThreadLocalRandom random = ThreadLocalRandom.current();
-        for (int round = 0; round < 150; round++)
-        {
-            final RecordingBackend backend = new RecordingBackend();
-            try (InferenceCore core = TestModels.core(backend, TestModels.config(model("yield", RecordingBackend.NAME,
-                1, 2, 60_000_000, ""))))
-            {
-                awaitOrDump(core, core.submit(request("yield", 1000, true, false, 1)), "START 1000", round).close();
-                awaitOrDump(core, core.submit(request("yield", 1001, true, false, 2)), "START 1001", round).close();
-                final CompletableFuture<InferenceResponse> first = core.submit(request("yield", 1000, false, true, 3));
-                Thread.sleep(random.nextInt(3));
-                final CompletableFuture<InferenceResponse> second = core.submit(request("yield", 1001, false, true,
-                    4));
-                assertEquals(3, output(awaitOrDump(core, first, "sequence 1000's END", round)));
-                assertEquals(4, output(awaitOrDump(core, second, "sequence 1001's END", round)));
-            }
-        }
-    }
-
-    /** Polls for the response, as a busy client does: the spinning caller competes with the instances for CPUs. */
-    private static InferenceResponse awaitOrDump(final InferenceCore core,
-        final CompletableFuture<InferenceResponse> response, final String what, final int round) throws Exception
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!response.isDone())
-        {
-            if (System.nanoTime() > deadline)
-            {
-                throw new AssertionError(what + " was not answered in round " + round + "; statistics: "
-                    + core.modelStatistics("yield", -1) + "; threads:" + ThreadDumps.of("ingot-"));
-            }
-            Thread.onSpinWait();
-        }
-        return response.get();
     }
 
     @Test
