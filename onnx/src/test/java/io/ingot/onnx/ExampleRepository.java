@@ -4,6 +4,7 @@ import io.ingot.api.CoreOptions;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.ModelControlMode;
 import io.ingot.api.ModelStatistics;
+import io.ingot.testing.ThreadDumps;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,16 +65,8 @@ final class ExampleRepository
         closer.join(java.time.Duration.ofMinutes(2));
         if (closer.isAlive())
         {
-            final StringBuilder stuck = new StringBuilder();
-            Thread.getAllStackTraces().forEach((thread, stack) ->
-            {
-                if (thread.getName().startsWith("ingot-") && stack.length > 0)
-                {
-                    stuck.append("\n  ").append(thread.getName()).append(" at ").append(stack[0]);
-                }
-            });
             org.junit.jupiter.api.Assertions.fail("InferenceCore.close() did not return within 2 minutes;"
-                + " runtime threads:" + stuck);
+                + " runtime threads:" + ThreadDumps.of("ingot-"));
         }
     }
 

@@ -417,7 +417,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     /**
      * Timekeeper, after {@link #sweep}: gives the role up and, if requests are left, calls one following instance to
      * take it. An instance that finished its batch while the timekeeper swept found the role taken and sleeps as a
-     * follower; without this ring it would sleep on with work queued until the next arrival.
+     * follower; without this call it would sleep on with work queued until the next arrival.
      */
     public void releaseAfterSweep()
     {

@@ -163,7 +163,7 @@ public final class InstanceAgent implements Agent
         {
             // Another instance's slots hold the work: hand it the role and sleep until a bell says otherwise. Still a
             // follower: while that instance runs a batch, an arrival for this instance's own sequences must be able to
-            // wake it (a producer that finds no watcher rings a follower), or it would wait for the other's batch.
+            // wake it (a producer that finds no watcher calls a follower), or it would wait for the other's batch.
             yielded = true;
             seat.following(true);
             scheduler.yieldTo(holder, batch.yieldTo());
