@@ -13,6 +13,7 @@ import io.ingot.scheduler.NanoClock;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.scheduler.SchedulerSettings;
 
+import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -63,6 +64,20 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     public static final int PRODUCER = -2;
     /** Role holder id of the thread that stops the model. */
     public static final int STOPPER = -3;
+
+    private static final VarHandle QUEUED;
+
+    static
+    {
+        try
+        {
+            QUEUED = MethodHandles.lookup().findVarHandle(SchedulerFields.HolderWritten.class, "queued", int.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
 
     private final String modelName;
     private final SchedulerSettings settings;
@@ -218,7 +233,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
             try
             {
                 ring.drain(intake);
-                queued = policy.queuedRequests();
+                publishQueued(policy.queuedRequests());
             }
             finally
             {
@@ -308,7 +323,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
      */
     public int decide(final int instance, final FormedBatch batch, final EndedRequests ended)
     {
-        sweepRequested = false;
+        clearSweepRequest();
         ring.drain(intake);
         final int status = policy.decide(clock.nanoTime(), instance, batch, ended);
         if (status == BatchPolicy.DISPATCH && settings.preserveOrdering())
@@ -321,7 +336,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
                 }
             }
         }
-        queued = policy.queuedRequests();
+        publishQueued(policy.queuedRequests());
         return status;
     }
 
@@ -376,7 +391,9 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     {
         final boolean workLeft = queued > 0;
         releaseRole(holder);
-        if ((workLeft || !ring.isEmpty()) && !callFollower())
+        // The next slot, not the ring's tail: a producer that has claimed but not yet published calls a follower
+        // itself after publishing, and reading the tail would take the line every producer's claim writes.
+        if ((workLeft || ring.hasPublished()) && !callFollower())
         {
             callTimekeeper();
         }
@@ -406,10 +423,10 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
      */
     public long sweep(final EndedRequests ended)
     {
-        sweepRequested = false;
+        clearSweepRequest();
         ring.drain(intake);
         final long next = policy.sweep(clock.nanoTime(), ended);
-        queued = policy.queuedRequests();
+        publishQueued(policy.queuedRequests());
         timekeeperWakeNs = next;
         return next;
     }
@@ -442,6 +459,29 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     public long timekeeperWakeNs()
     {
         return timekeeperWakeNs;
+    }
+
+    /**
+     * Role holder, before it drains and scans: a sweep asked for before this point is done by that scan. Stored only
+     * when set, because the flag sits on the line every producer reads on every submit, and a volatile store is a
+     * fence: clearing it unconditionally cost every batch a fence and every producer a miss. A request set after the
+     * look stays set and brings the holder back.
+     */
+    private void clearSweepRequest()
+    {
+        if (sweepRequested)
+        {
+            sweepRequested = false;
+        }
+    }
+
+    /**
+     * Role holder: the queue's length after a drain or a dispatch, for the next holder (ordered by the role's
+     * compare-and-set) and for monitoring (racy). A release store, not a volatile one: no fence per batch.
+     */
+    private void publishQueued(final int requests)
+    {
+        QUEUED.setRelease(this, requests);
     }
 
     /** @return whether the watcher has something to look at: an arrival, a cancellation, or the stop */
@@ -513,7 +553,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
             Thread.onSpinWait();
         }
         policy.drain(ended);
-        queued = 0;
+        publishQueued(0);
     }
 
     // ----- monitoring -----

@@ -13,13 +13,12 @@ import io.ingot.agent.ThreadBell;
  * for — work the caller has already drained into its model's policy, queued for this instance's sequence slots.
  * The call stays set until the owner's next pass, and the owner asks for it after arming its bell, so a call is
  * never lost (the {@link io.ingot.agent.Bell} protocol: the caller's store, a fence, its look at {@code armed};
- * the owner's arm, a fence, its look at the call). Thread-safe.
+ * the owner's arm, a fence, its look at the call). The flags sit on a cache line of their own ({@link SeatFields}).
+ * Thread-safe.
  */
-public final class Seat
+public final class Seat extends SeatFields.PadAfter
 {
     private final ThreadBell bell = new ThreadBell();
-    private volatile boolean following;
-    private volatile boolean called;
 
     /** @return the bell the instance sleeps on */
     public ThreadBell bell()
@@ -38,7 +37,11 @@ public final class Seat
      */
     public void following(final boolean following)
     {
-        this.following = following;
+        // Stored only on a change: the store is volatile (a fence), and the line is one every producer reads.
+        if (this.following != following)
+        {
+            this.following = following;
+        }
     }
 
     /**
