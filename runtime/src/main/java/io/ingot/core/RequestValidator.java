@@ -7,6 +7,8 @@ import io.ingot.api.RequestLifecycle;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInput;
 import io.ingot.scheduler.PendingRequest;
+import io.ingot.scheduler.SchedulerSettings;
+import io.ingot.scheduler.ShapeKey;
 import io.ingot.tensor.DataType;
 
 import java.lang.foreign.MemorySegment;
@@ -52,6 +54,8 @@ final class RequestValidator
     private final boolean batching;
     private final int maxBatchSize;
     private final int requiredInputs;
+    /** Packs each valid request's batching shape for the role holder (the rules of the model's scheduler). */
+    private final ShapeKey shapeKey;
 
     /**
      * @param name   the model's name, for messages
@@ -63,6 +67,7 @@ final class RequestValidator
         this.config = config;
         this.batching = config.getMaxBatchSize() > 0;
         this.maxBatchSize = config.getMaxBatchSize();
+        this.shapeKey = new ShapeKey(SchedulerSettings.of(config), batching);
         inputTypes = new DataType[config.getInputCount()];
         inputDims = new long[config.getInputCount()][];
         inputOptional = new boolean[config.getInputCount()];
@@ -197,6 +202,7 @@ final class RequestValidator
         pending.presentInputs = present;
         pending.requestedOutputs = requested;
         pending.batchSize = batching ? (int)Math.max(1, batchSize) : 1;
+        pending.shapeKey = shapeKey.of(request, byConfig);
     }
 
     private long requestedOutputs(final InferenceRequest request)

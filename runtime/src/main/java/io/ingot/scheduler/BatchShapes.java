@@ -8,7 +8,8 @@ import java.lang.foreign.MemorySegment;
  * Triton's rule for which requests may share a batch (triton-scheduling.md §2.10): the first request of a batch is the
  * reference; every input with a {@code -1} dimension and no {@code allow_ragged_batch} must have its shape (the batch
  * dimension excepted), every shape tensor its shape and its bytes, and — when some input is optional — every request
- * the same set of inputs. Immutable.
+ * the same set of inputs. Shapes packed into {@link ShapeKey}s when the requests were submitted are compared by key,
+ * without reading the requests. Immutable.
  */
 final class BatchShapes
 {
@@ -34,6 +35,38 @@ final class BatchShapes
         }
         final InferenceRequest ra = reference.request;
         final InferenceRequest rb = candidate.request;
+        if (reference.shapeKey != ShapeKey.NONE && candidate.shapeKey != ShapeKey.NONE)
+        {
+            // Both shapes were packed when submitted: equal keys are equal shapes, and neither request is read.
+            if (reference.shapeKey != candidate.shapeKey)
+            {
+                return false;
+            }
+        }
+        else if (!sameShapes(reference, candidate))
+        {
+            return false;
+        }
+        for (final int configIndex : settings.contentChecked())
+        {
+            final int a = reference.inputIndexByConfig[configIndex];
+            final int b = candidate.inputIndexByConfig[configIndex];
+            if (a >= 0 && b >= 0)
+            {
+                if (!sameBytes(ra.inputData(a), rb.inputData(b)))
+                {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** The shape rule read from the requests themselves: presence, rank and every dimension but the batch one. */
+    private boolean sameShapes(final PendingRequest reference, final PendingRequest candidate)
+    {
+        final InferenceRequest ra = reference.request;
+        final InferenceRequest rb = candidate.request;
         for (final int configIndex : settings.shapeChecked())
         {
             final int a = reference.inputIndexByConfig[configIndex];
@@ -54,18 +87,6 @@ final class BatchShapes
             for (int d = firstDim; d < rank; d++)
             {
                 if (ra.inputDim(a, d) != rb.inputDim(b, d))
-                {
-                    return false;
-                }
-            }
-        }
-        for (final int configIndex : settings.contentChecked())
-        {
-            final int a = reference.inputIndexByConfig[configIndex];
-            final int b = candidate.inputIndexByConfig[configIndex];
-            if (a >= 0 && b >= 0)
-            {
-                if (!sameBytes(ra.inputData(a), rb.inputData(b)))
                 {
                     return false;
                 }

@@ -41,6 +41,8 @@ public final class PendingRequest
     public int[] inputIndexByConfig = new int[4];
     /** Bit {@code i} set when configured input {@code i} is present (for optional-input batching checks). */
     public long presentInputs;
+    /** The request's {@link ShapeKey}, set where the input bookkeeping is; {@link ShapeKey#NONE} when not packed. */
+    public long shapeKey = ShapeKey.NONE;
     /** Bit {@code i} set when configured output {@code i} is to be returned. */
     public long requestedOutputs;
     /** The sequence's correlation ID when it is a number (unsigned); 0 for none or a string ID. */
@@ -66,6 +68,7 @@ public final class PendingRequest
         deadlineNs = 0;
         timeoutNs = 0;
         presentInputs = 0;
+        shapeKey = ShapeKey.NONE;
         correlationId = 0;
         correlationKey = null;
         sequenceFlags = 0;

@@ -20,6 +20,7 @@ import io.ingot.scheduler.LevelAdmission;
 import io.ingot.scheduler.NanoClock;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.scheduler.SchedulerSettings;
+import io.ingot.scheduler.ShapeKey;
 import io.ingot.tensor.DataType;
 
 import java.lang.foreign.Arena;
@@ -41,6 +42,7 @@ final class BatcherOnlyPipeline implements Pipeline
     private final NoOpInstance instance;
     private final AgentRunner runner;
     private final String model;
+    private final ShapeKey shapeKey;
 
     /** A slot's request bookkeeping and the slot it completes. */
     private static final class Token implements ResponseListener
@@ -157,6 +159,7 @@ final class BatcherOnlyPipeline implements Pipeline
     {
         this.model = config.getName();
         final SchedulerSettings settings = SchedulerSettings.of(config);
+        this.shapeKey = new ShapeKey(settings, true);
         final LevelAdmission admission = new LevelAdmission(settings);
         scheduler = new ModelScheduler(model, settings, new DynamicBatchPolicy(settings, true, admission), admission,
             RING_SIZE, NanoClock.SYSTEM, new Timekeeper(new ThreadBell()));
@@ -186,6 +189,7 @@ final class BatcherOnlyPipeline implements Pipeline
         token.pending.requestedOutputs = 1;
         token.pending.listener = token;
         token.pending.batchSize = 1;
+        token.pending.shapeKey = shapeKey.of(token.pending.request, token.pending.inputIndexByConfig);
         token.slot = new PipelineSlot(input, input, token);
         return token.slot;
     }
