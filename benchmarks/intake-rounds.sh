@@ -4,7 +4,7 @@
 # within a round and summarised over the rounds (benchmarks/results/intake-rounds.py). With BEFORE_JAR set to an
 # earlier build's benchmarks.jar, its Ingot pipeline runs in every round too, as "ingot-before".
 # PIPELINES overrides the list (default "ingot djl-style triton-style"); SCOPE=batcher measures the batchers alone
-# (IntakeBenchmark's scope parameter; default pipeline, the whole path); BEFORE_JAR only with the default scope.
+# (IntakeBenchmark's scope parameter; default pipeline, the whole path); with SCOPE, BEFORE_JAR's build must know it.
 # Usage: benchmarks/intake-rounds.sh [ROUNDS] [PRODUCERS...]   (default: 3 rounds, 2 and 4 producers)
 # Results: benchmarks/results/intake-rounds/<round>-t<P>-<pipeline>.json, and the summary on stdout.
 set -euo pipefail
@@ -32,7 +32,8 @@ for round in $(seq 1 "$rounds"); do
       if [ "$p" = ingot-before ]; then jar=$BEFORE_JAR; param=ingot; fi
       "$JAVA_HOME/bin/java" -jar "$jar" IntakeBenchmark -t "$t" -p pipeline="$param" -p scope="${SCOPE:-pipeline}" -f 1 -wi 2 -w 2 -i 3 -r 2 \
         -rf json -rff "$OUT/$round-t$t-$p.json" > "$OUT/$round-t$t-$p.txt" 2>&1
-      echo "round $round, $t producers, $p: $(grep -E '^IntakeBenchmark' "$OUT/$round-t$t-$p.txt" | awk '{print $(NF-3)}') ops/s"
+      echo "round $round, $t producers, $p: $(grep -E '^IntakeBenchmark' "$OUT/$round-t$t-$p.txt" | awk '{print $(NF-3)}') ops/s" \
+        "$(grep -oE '[0-9.]+ per execution' "$OUT/$round-t$t-$p.txt" || true)"
     done
   done
 done
