@@ -14,6 +14,9 @@ import glob, json, math, os, re, sys
 here = os.environ.get("SLO_OUT") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "slo")
 prefixes = sys.argv[1:]
 configs = [("static", "bundled static"), ("best", "best static (tune)"), ("aimd", "AIMD"), ("adaptive", "adaptive")]
+# Variants a model's sweep may add (slo-compare.sh resnet50: the adaptive policy on tune's instance count), listed in
+# the first table when their sweep exists.
+optional = [("adaptive_1x", "adaptive on one instance")]
 order = {"constant": 0, "poisson": 1, "bursty": 2}
 
 
@@ -55,13 +58,14 @@ for d in dirs:
     model, arrivals = name.rsplit("-", 1)
     if name == "models" or (prefixes and not any(model.startswith(p) for p in prefixes)):
         continue
-    docs = {key: load(os.path.join(d, f"{model}_{key}.json")) for key, _ in configs}
+    docs = {key: load(os.path.join(d, f"{model}_{key}.json")) for key, _ in configs + optional}
+    present = configs + [(key, label) for key, label in optional if docs[key] is not None]
     if docs["static"] is None:
         continue
     slo_us = docs["static"]["latency_threshold_us"]
     tops = {key: at_slo(doc, slo_us) if doc else None for key, doc in docs.items()}
     best_top = tops["best"]["inferences_per_second"] if tops["best"] else None
-    for key, label in configs:
+    for key, label in present:
         doc, top = docs[key], tops[key]
         if doc is None:
             print(f"| {model} | {arrivals} | {label} | no configuration met the SLO at the tune load | | | | | | |")
