@@ -2,6 +2,7 @@
 # Runs the JMH benchmarks BENCHMARKS.md reports: short runs (2 cores, shared and noisy), every Ingot path beside its
 # baselines and floors in the same run. Results: benchmarks/results/jmh/<name>.{json,txt,cmd}.
 # Usage: benchmarks/run-jmh.sh [overhead|intake|alloc|assembly|all]   (after: mvn -B -pl benchmarks -am package)
+# OUT=DIR writes the results there instead of benchmarks/results/jmh.
 #   overhead  OverheadBenchmark at one caller (Ingot, the DJL-style and Triton-style batchers, the engine called
 #             directly; BLOCKING and SPINNING) and FloorBenchmark (park/unpark and spin round trips)
 #   intake    IntakeBenchmark at 1, 2 and 4 producers (Ingot's intake against the two baselines' queues)
@@ -12,7 +13,7 @@ ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 # shellcheck source=../tools/java-env.sh
 source "$ROOT/tools/java-env.sh"
 JAR="$ROOT/benchmarks/target/benchmarks.jar"
-OUT="$ROOT/benchmarks/results/jmh"
+OUT="${OUT:-$ROOT/benchmarks/results/jmh}"
 mkdir -p "$OUT"
 jmh() {
   local name="$1"; shift
