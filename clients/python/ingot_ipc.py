@@ -393,16 +393,17 @@ class _Futex:
             self._futex(offset, self._WAKE, 2 ** 31 - 1, 0)
 
     def wait(self, offset, seen, seconds):
-        """Sleeps while the word holds `seen`, at most `seconds`; may return early."""
+        """Sleeps while the word holds `seen`, at most `seconds`; may return early. Returns True when a wake ended the
+        sleep (FUTEX_WAIT returned 0), False after its timeout, a changed word or a signal."""
         if self._syscall is None:
             time.sleep(min(seconds, 50e-6))
-            return
+            return False
         whole = int(seconds)
         timeout = (ctypes.c_long * 2)(whole, int((seconds - whole) * 1e9))
-        self._futex(offset, self._WAIT, seen, ctypes.addressof(timeout))
+        return self._futex(offset, self._WAIT, seen, ctypes.addressof(timeout)) == 0
 
     def _futex(self, offset, operation, value, timeout_address):
-        self._syscall(ctypes.c_long(self._SYS_FUTEX), ctypes.c_long(self.m.base_address + offset),
+        return self._syscall(ctypes.c_long(self._SYS_FUTEX), ctypes.c_long(self.m.base_address + offset),
                       ctypes.c_long(operation), ctypes.c_long(value), ctypes.c_long(timeout_address))
 
 
@@ -956,9 +957,9 @@ class IpcClient:
                 return
             seconds = min(_MAX_SLEEP_SECONDS, max(deadline - time.monotonic(), 1e-6))
             self.sleeps += 1
-            slept = clock()
-            self._futex.wait(doorbell, seen, seconds)
-            if m.load32(doorbell) != seen and clock() - slept < seconds * 1e9:
+            # Counted by the kernel's answer, not by the clock: on a loaded machine a woken thread may run only after
+            # the sleep's timeout would have passed, which a clock would take for a timeout.
+            if self._futex.wait(doorbell, seen, seconds) and m.load32(doorbell) != seen:
                 self.doorbell_wake_ups += 1
         finally:
             m.store32(waiting, 0)
