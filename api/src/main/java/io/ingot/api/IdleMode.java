@@ -3,8 +3,10 @@ package io.ingot.api;
 /**
  * What Ingot's threads do while there is no work. {@link CoreOptions#idleMode()} sets it for every thread of a core:
  * each model instance's thread and the core's timekeeper (the thread that answers queue timeouts and cancellations
- * while every instance is busy); the shared-memory server takes its own (its {@code IpcServerOptions}). A thread that
- * sleeps is woken by whoever gives it work, with a system call only when it is asleep or about to be.
+ * while every instance is busy) — and the shared-memory server's thread, which waits as its core does
+ * ({@link InferenceCore#idleMode()}) unless its own {@code IpcServerOptions} say otherwise; {@code ingot serve
+ * --idle-mode} sets it for the whole server. A thread that sleeps is woken by whoever gives it work, with a system
+ * call only when it is asleep or about to be.
  *
  * <p>It does not govern callers' threads: a caller waiting on a {@link ResponseFuture} spins for its own
  * {@link ResponseFuture#spinNanos()} and then parks; one waiting on a {@code CompletableFuture} waits as the JDK does.

@@ -111,6 +111,15 @@ public interface InferenceCore extends AutoCloseable
     /** @return server name, version and extensions. */
     ServerMetadata serverMetadata();
 
+    /**
+     * @return how this core's threads wait for work ({@link CoreOptions#idleMode()}); servers started over the core,
+     *         such as the shared-memory server, wait the same way unless told otherwise
+     */
+    default IdleMode idleMode()
+    {
+        return IdleMode.BLOCKING;
+    }
+
     /** @return true while the core runs. */
     boolean isLive();
 

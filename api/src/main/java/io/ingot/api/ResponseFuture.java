@@ -1,7 +1,5 @@
 package io.ingot.api;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 
@@ -28,7 +26,7 @@ import java.util.concurrent.locks.LockSupport;
  * core the thread computing its response can run — and a response that comes back within that time costs no wake-up
  * at all; then it parks. {@code Long.MAX_VALUE} spins without yielding and never parks. The thread that delivers the
  * response unparks the caller only if it parked, so a caller costs at most one wake-up per response, and a waking
- * caller none.
+ * caller none ({@link ParkingWaiter}).
  *
  * <p>Threads: one caller awaits; the core completes it from one of its threads. {@link #reset()} only while no
  * request is in flight with it.
@@ -40,24 +38,9 @@ public final class ResponseFuture implements ResponseListener
     /** How long a finite wait spins before it yields between looks. */
     public static final long SPIN_BEFORE_YIELD_NANOS = 1_000L;
 
-    private static final VarHandle PARKED;
-
-    static
-    {
-        try
-        {
-            PARKED = MethodHandles.lookup().findVarHandle(ResponseFuture.class, "parked", int.class);
-        }
-        catch (final ReflectiveOperationException ex)
-        {
-            throw new ExceptionInInitializerError(ex);
-        }
-    }
-
     private final long spinNanos;
+    private final ParkingWaiter parking = new ParkingWaiter();
     private volatile InferenceResponse response;
-    private volatile int parked;
-    private volatile Thread waiter;
 
     /** A future that spins {@value #DEFAULT_SPIN_NANOS} ns before it parks. */
     public ResponseFuture()
@@ -89,11 +72,7 @@ public final class ResponseFuture implements ResponseListener
     public void onResponse(final InferenceResponse delivered)
     {
         response = delivered;
-        VarHandle.fullFence();
-        if ((int)PARKED.getVolatile(this) != 0)
-        {
-            LockSupport.unpark(waiter);
-        }
+        parking.wake();
     }
 
     /**
@@ -108,15 +87,13 @@ public final class ResponseFuture implements ResponseListener
         {
             return ready;
         }
-        waiter = Thread.currentThread();
-        PARKED.setVolatile(this, 1);
-        VarHandle.fullFence();
+        parking.announce();
         InferenceResponse arrived;
         while ((arrived = response) == null)
         {
             LockSupport.park(this);
         }
-        PARKED.setRelease(this, 0);
+        parking.withdraw();
         return arrived;
     }
 
@@ -134,9 +111,7 @@ public final class ResponseFuture implements ResponseListener
         {
             return ready;
         }
-        waiter = Thread.currentThread();
-        PARKED.setVolatile(this, 1);
-        VarHandle.fullFence();
+        parking.announce();
         InferenceResponse arrived;
         try
         {
@@ -152,7 +127,7 @@ public final class ResponseFuture implements ResponseListener
         }
         finally
         {
-            PARKED.setRelease(this, 0);
+            parking.withdraw();
         }
         return arrived;
     }

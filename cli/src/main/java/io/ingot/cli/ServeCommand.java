@@ -1,6 +1,7 @@
 package io.ingot.cli;
 
 import io.ingot.api.CoreOptions;
+import io.ingot.api.IdleMode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.ModelControlMode;
 import io.ingot.server.Frontend;
@@ -123,6 +124,12 @@ final class ServeCommand implements Callable<Integer>
         description = "Triton's: <name>:<count>[:<device>], the units of a resource (no device: every device; "
             + "ignored for global resources); repeatable. Without it each resource has the most any instance asks.")
     List<String> rateLimitResources = new ArrayList<>();
+
+    @Option(names = "--idle-mode", paramLabel = "BLOCKING|BACKOFF|SPINNING", defaultValue = "BLOCKING",
+        description = "Ingot's: how every server thread waits for work — model instances, the timekeeper and the "
+            + "shared-memory server (--ipc). BLOCKING (default) spins 1 us, yields to about 20 us, then sleeps; "
+            + "BACKOFF yields for about 1 ms first; SPINNING never sleeps (a core per instance thread).")
+    IdleMode idleMode;
 
     @Option(names = "--id", paramLabel = "<string>",
         description = "Triton's: the server's name in server metadata (default ingot).")
@@ -295,6 +302,7 @@ final class ServeCommand implements Callable<Integer>
         {
             options.serverIdentity(serverId, CoreOptions.builder().build().serverVersion());
         }
+        options.idleMode(idleMode);
         return options;
     }
 

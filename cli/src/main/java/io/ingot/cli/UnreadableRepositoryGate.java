@@ -1,5 +1,6 @@
 package io.ingot.cli;
 
+import io.ingot.api.IdleMode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;
@@ -58,6 +59,12 @@ final class UnreadableRepositoryGate implements InferenceCore
     public CompletableFuture<InferenceResponse> submit(final InferenceRequest request)
     {
         return core.submit(request);
+    }
+
+    @Override
+    public IdleMode idleMode()
+    {
+        return core.idleMode();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.ingot.cli;
 
 import io.ingot.api.CoreOptions;
+import io.ingot.api.IdleMode;
 import io.ingot.api.ModelControlMode;
 import io.ingot.server.KServeFrontend;
 import io.ingot.server.ServeOptions;
@@ -196,6 +197,17 @@ class TritonFlagsTest
         final CliException failure = assertThrows(CliException.class, () -> coreOptions(withRepository(args)));
         assertEquals(CliException.USAGE, failure.exitCode());
         assertTrue(failure.getMessage().contains(message), failure.getMessage());
+    }
+
+    @Test
+    void idleModeGovernsTheWholeServerAndDefaultsToBlocking()
+    {
+        assertEquals(IdleMode.BLOCKING, coreOptions(withRepository()).idleMode());
+        assertEquals(IdleMode.SPINNING, coreOptions(withRepository("--idle-mode", "SPINNING")).idleMode());
+        assertEquals(IdleMode.BACKOFF, coreOptions(withRepository("--idle-mode=BACKOFF")).idleMode());
+        assertEquals(CliException.USAGE, run("serve", "--model-repository", repository.toString(), "--idle-mode",
+            "sleepy"));
+        assertTrue(err().contains("--idle-mode") && err().contains("sleepy"), err());
     }
 
     @Test

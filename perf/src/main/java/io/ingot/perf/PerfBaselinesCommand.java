@@ -88,6 +88,12 @@ public final class PerfBaselinesCommand implements Callable<Integer>
         description = "How Ingot's threads and every caller wait (default ${DEFAULT-VALUE}).")
     private IdleMode idleMode;
 
+    @Option(names = "--caller-awake-us", paramLabel = "US",
+        description = {"How long every caller, in every pipeline, stays awake (spinning, then yielding) while it",
+            "waits for its response before it parks (default: 20, ResponseFuture's; never parks under SPINNING).",
+            "0 parks at once, as a caller blocked in CompletableFuture.get() does."})
+    private Long callerAwakeUs;
+
     @Option(names = "--warmup-ms", paramLabel = "MS", defaultValue = "500",
         description = "Warm-up per pipeline, level and round (default ${DEFAULT-VALUE}).")
     private long warmupMs;
@@ -118,7 +124,8 @@ public final class PerfBaselinesCommand implements Callable<Integer>
         {
             validate();
             final PipelineComparison comparison = new PipelineComparison(pipelines, elements, maxBatch, idleMode,
-                warmupMs * 1_000_000L, windowMs * 1_000_000L, rounds);
+                warmupMs * 1_000_000L, windowMs * 1_000_000L, rounds,
+                callerAwakeNanos());
             final Map<Integer, List<Result>> results = new LinkedHashMap<>();
             for (final int level : concurrency)
             {
@@ -176,6 +183,10 @@ public final class PerfBaselinesCommand implements Callable<Integer>
                 throw PerfException.usage("--concurrency levels must be 1-1024, got " + level);
             }
         }
+        if (callerAwakeUs != null && (callerAwakeUs < 0 || callerAwakeUs > 1_000_000))
+        {
+            throw PerfException.usage("--caller-awake-us must be 0-1000000 (microseconds), got " + callerAwakeUs);
+        }
         if (elements < 1 || maxBatch < 1 || rounds < 1 || windowMs < 1 || warmupMs < 0)
         {
             throw PerfException.usage("--elements, --max-batch, --rounds and --window-ms must be at least 1, and "
@@ -183,12 +194,25 @@ public final class PerfBaselinesCommand implements Callable<Integer>
         }
     }
 
+    /** @return how long callers stay awake before parking: the option, else the idle mode's default */
+    private long callerAwakeNanos()
+    {
+        return callerAwakeUs == null ? Pipelines.callerSpinNanos(idleMode) : callerAwakeUs * 1_000L;
+    }
+
+    /** @return the callers' awake time in words */
+    private String callerAwake()
+    {
+        final long nanos = callerAwakeNanos();
+        return nanos == Long.MAX_VALUE ? "callers never park" : "callers awake " + nanos / 1_000 + " µs, then park";
+    }
+
     private String tables(final Map<Integer, List<Result>> results)
     {
         final StringBuilder text = new StringBuilder();
         text.append(String.format(Locale.ROOT, "Pipelines: identity model, %d FP32 element(s) per request, max batch"
-            + " %d, idle mode %s, %d rounds of %d ms per level.%n%n", elements, maxBatch, idleMode, rounds,
-            windowMs));
+            + " %d, idle mode %s, %s, %d rounds of %d ms per level.%n%n", elements, maxBatch, idleMode,
+            callerAwake(), rounds, windowMs));
         text.append("| concurrency | pipeline | requests/s | p50 µs | p99 µs | p99.9 µs | avg batch |\n");
         text.append("|---:|---|---:|---:|---:|---:|---:|\n");
         for (final Map.Entry<Integer, List<Result>> level : results.entrySet())
@@ -307,6 +331,7 @@ public final class PerfBaselinesCommand implements Callable<Integer>
         root.addProperty("elements", elements);
         root.addProperty("maxBatch", maxBatch);
         root.addProperty("idleMode", idleMode.name());
+        root.addProperty("callerAwakeUs", callerAwakeNanos() == Long.MAX_VALUE ? -1 : callerAwakeNanos() / 1_000);
         root.addProperty("rounds", rounds);
         root.addProperty("windowMs", windowMs);
         root.addProperty("cores", Runtime.getRuntime().availableProcessors());

@@ -7,6 +7,7 @@ import io.ingot.ratelimit.RateLimiter;
 import io.ingot.repository.BackendAutoCompleter;
 import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
+import io.ingot.api.IdleMode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceRequest;
@@ -405,6 +406,12 @@ public final class Core implements InferenceCore
         final CompletableFuture<InferenceResponse> future = new CompletableFuture<>();
         submit(request, future::complete);
         return future;
+    }
+
+    @Override
+    public IdleMode idleMode()
+    {
+        return options.idleMode();
     }
 
     @Override

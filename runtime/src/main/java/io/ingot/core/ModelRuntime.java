@@ -44,6 +44,7 @@ import io.ingot.scheduler.DynamicBatchPolicy;
 import io.ingot.scheduler.EndedRequests;
 import io.ingot.scheduler.LevelAdmission;
 import io.ingot.scheduler.NanoClock;
+import io.ingot.scheduler.OrderedBatchPolicy;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.scheduler.SchedulerSettings;
 import io.ingot.stats.ModelStatsRecorder;
@@ -123,7 +124,8 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         final LevelAdmission admission = new LevelAdmission(settings);
         final List<InstanceContext> contexts = instanceContexts(context);
         this.sequences = config.hasSequenceBatching() ? new SequenceAdmission(config) : null;
-        final BatchPolicy policy = policyOf(settings, admission, contexts.size());
+        final BatchPolicy chosen = policyOf(settings, admission, contexts.size());
+        final BatchPolicy policy = settings.preserveOrdering() ? new OrderedBatchPolicy(chosen) : chosen;
         this.scheduler = new ModelScheduler(name, settings, policy, admission, ringSize, NanoClock.SYSTEM, timekeeper);
         this.ordered = settings.preserveOrdering() ? new OrderedDelivery(this::finish) : null;
         this.cancelHook = scheduler::requestSweep;

@@ -326,16 +326,6 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         clearSweepRequest();
         ring.drain(intake);
         final int status = policy.decide(clock.nanoTime(), instance, batch, ended);
-        if (status == BatchPolicy.DISPATCH && settings.preserveOrdering())
-        {
-            for (int i = 0; i < batch.count(); i++)
-            {
-                if (batch.get(i) != null)
-                {
-                    batch.get(i).orderSequence = nextOrderSequence++;
-                }
-            }
-        }
         publishQueued(policy.queuedRequests());
         return status;
     }

@@ -41,7 +41,6 @@ final class SchedulerFields
     abstract static class HolderWritten extends PadBetween
     {
         volatile int queued;
-        long nextOrderSequence;
     }
 
     /** 64 bytes after them, before the scheduler's own (final) fields. */

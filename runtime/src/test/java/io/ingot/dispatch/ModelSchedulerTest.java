@@ -339,27 +339,4 @@ class ModelSchedulerTest
         assertEquals("[request id: <id_unknown>] Server is stopping, scheduler for model has stopped accepting new"
             + " inference requests", refused.getMessage());
     }
-
-    @Test
-    void preservedOrderingNumbersDispatchedRequestsInDispatchOrder()
-    {
-        final ModelScheduler scheduler = scheduler(immediate("preserve_ordering: true"));
-        for (int i = 0; i < 5; i++)
-        {
-            scheduler.submit(pending("o" + i));
-        }
-        assertTrue(scheduler.tryAcquireRole(1));
-        final FormedBatch batch = new FormedBatch(3);
-        final EndedRequests ended = new EndedRequests();
-        long expected = 0;
-        while (expected < 5)
-        {
-            batch.clear();
-            assertEquals(BatchPolicy.DISPATCH, scheduler.decide(0, batch, ended));
-            for (int i = 0; i < batch.count(); i++)
-            {
-                assertEquals(expected++, batch.get(i).orderSequence);
-            }
-        }
-    }
 }

@@ -19,9 +19,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Triton's dynamic batcher, decision by decision, against the pure policy with a clock the test moves by hand: no
- * threads, no sleeps, no timing — each case is the rows and rules of triton-scheduling.md §2.5 and §2.7–§2.14, with the
- * queue contents put in place first and the free instance asking afterwards, as Triton's batcher sees a queue that
- * grew while every instance was busy.
+ * threads, no sleeps, no timing — each case is the rows and rules of triton-scheduling.md §2.5 and §2.7–§2.14 (§2.11's
+ * instances by the index of the one that asks, §2.12's delivery slots as the numbers dispatched requests get), with
+ * the queue contents put in place first and the free instance asking afterwards, as Triton's batcher sees a queue
+ * that grew while every instance was busy.
  */
 class DynamicBatchPolicyTest
 {
@@ -44,8 +45,11 @@ class DynamicBatchPolicyTest
             final ModelConfig config = PolicyBench.normalized(pbtxt);
             settings = SchedulerSettings.of(config);
             admission = new LevelAdmission(settings);
-            policy = settings.dynamic() ? new DynamicBatchPolicy(settings, config.getMaxBatchSize() > 0, admission)
+            final BatchPolicy chosen = settings.dynamic()
+                ? new DynamicBatchPolicy(settings, config.getMaxBatchSize() > 0, admission)
                 : new DefaultSchedulingPolicy();
+            // As the core builds it (ModelRuntime): preserve_ordering numbers what the chosen policy dispatches.
+            policy = settings.preserveOrdering() ? new OrderedBatchPolicy(chosen) : chosen;
             batch = new FormedBatch(settings.maxBatchSize());
         }
 
@@ -90,11 +94,28 @@ class DynamicBatchPolicyTest
             return arena.allocate(4L * Math.max(1, elements), 4);
         }
 
-        /** The free instance asks. */
+        /** The free instance asks (instance 0). */
         int decide()
         {
+            return decide(0);
+        }
+
+        /** Instance {@code instance} is free and asks. */
+        int decide(final int instance)
+        {
             ended.clear();
-            return policy.decide(now, 0, batch, ended);
+            return policy.decide(now, instance, batch, ended);
+        }
+
+        /** @return the delivery sequences of the batch's requests, in order */
+        List<Long> orderSequences()
+        {
+            final List<Long> sequences = new ArrayList<>();
+            for (int i = 0; i < batch.count(); i++)
+            {
+                sequences.add(batch.get(i).orderSequence);
+            }
+            return sequences;
         }
 
         /** @return the ids of the batch's requests, in order */
@@ -461,6 +482,111 @@ class DynamicBatchPolicyTest
             c.request.inputData(0).set(ValueLayout.JAVA_INT, 0, 8);
             assertEquals(BatchPolicy.DISPATCH, h.decide());
             assertEquals(List.of("r1", "r2"), h.ids());
+        }
+    }
+
+    /** §2.11: several instances share one queue; the first free one takes its front. */
+    @Nested
+    class SeveralInstances
+    {
+        private static final String TWO = "max_batch_size: 2" + INPUTS
+            + "instance_group [{ count: 2 kind: KIND_CPU }] dynamic_batching {}";
+
+        @Test
+        void whicheverInstanceIsFreeTakesTheFrontOfTheOneQueueFirstInFirstOut()
+        {
+            final Harness h = new Harness(TWO);
+            for (int i = 1; i <= 5; i++)
+            {
+                h.submit(i, 1);
+            }
+            assertEquals(BatchPolicy.DISPATCH, h.decide(1));
+            assertEquals(List.of("r1", "r2"), h.ids(), "instance 1 freed first: it takes the front");
+            assertEquals(BatchPolicy.DISPATCH, h.decide(0));
+            assertEquals(List.of("r3", "r4"), h.ids());
+            assertEquals(BatchPolicy.DISPATCH, h.decide(1));
+            assertEquals(List.of("r5"), h.ids());
+            assertEquals(BatchPolicy.EMPTY, h.decide(0));
+        }
+
+        @Test
+        void aFormedBatchIsSealedALaterArrivalGoesToTheNextFreeInstance()
+        {
+            final Harness h = new Harness(TWO);
+            h.submit(1, 1);
+            assertEquals(BatchPolicy.DISPATCH, h.decide(0));
+            assertEquals(List.of("r1"), h.ids(), "no delay: what is queued goes at once");
+            h.submit(2, 1);
+            assertEquals(BatchPolicy.DISPATCH, h.decide(1));
+            assertEquals(List.of("r2"), h.ids(), "r1's batch is executing: r2 is never appended to it");
+        }
+
+        @Test
+        void withoutPrefetchWhatQueuedWhileEveryInstanceWasBusyFormsOneBatchAtDequeue()
+        {
+            // Triton forms payloads ahead only with a free slot, and merges aged non-saturated payloads when an
+            // instance dequeues them; Ingot forms a batch only when an instance is free, from everything queued by
+            // then: the batch Triton's merge-at-dequeue reaches, without a payload formed early.
+            final Harness h = new Harness("max_batch_size: 8" + INPUTS + "instance_group [{ count: 2 kind: KIND_CPU }]"
+                + " dynamic_batching { max_queue_delay_microseconds: 1000 }");
+            h.submit(1, 1);
+            h.now += 2 * MS;
+            h.submit(2, 2);
+            h.now += 2 * MS;
+            h.submit(3, 1);
+            h.now += MS;
+            assertEquals(BatchPolicy.DISPATCH, h.decide(1));
+            assertEquals(List.of("r1", "r2", "r3"), h.ids(), "every aged request in one batch, in arrival order");
+            assertEquals(4, h.batch.batchSize());
+        }
+    }
+
+    /** §2.12: preserve_ordering reserves each request's delivery slot when it is dequeued into a batch. */
+    @Nested
+    class PreserveOrdering
+    {
+        @Test
+        void dispatchedRequestsAreNumberedInDequeueOrderAcrossInstances()
+        {
+            final Harness h = new Harness("max_batch_size: 2" + INPUTS + "instance_group [{ count: 2 kind: KIND_CPU }]"
+                + " dynamic_batching { preserve_ordering: true }");
+            for (int i = 1; i <= 5; i++)
+            {
+                h.submit(i, 1);
+            }
+            assertEquals(BatchPolicy.DISPATCH, h.decide(0));
+            assertEquals(List.of(0L, 1L), h.orderSequences());
+            assertEquals(BatchPolicy.DISPATCH, h.decide(1));
+            assertEquals(List.of(2L, 3L), h.orderSequences(), "the second instance's batch comes after the first's");
+            assertEquals(BatchPolicy.DISPATCH, h.decide(0));
+            assertEquals(List.of(4L), h.orderSequences());
+        }
+
+        @Test
+        void requestsEndedInTheQueueTakeNoSlotSoNothingWaitsForThem()
+        {
+            final Harness h = new Harness("max_batch_size: 8" + INPUTS + "dynamic_batching { preserve_ordering: true"
+                + " default_queue_policy { default_timeout_microseconds: 1000 } }");
+            final PendingRequest cancelled = h.submit(1, 1);
+            final PendingRequest expired = h.submit(2, 1);
+            h.now += 2 * MS;
+            h.submit(3, 1);
+            cancelled.request.cancel();
+            assertEquals(BatchPolicy.DISPATCH, h.decide());
+            assertEquals(List.of("r3"), h.ids());
+            assertEquals(List.of(0L), h.orderSequences(), "the first request dequeued into a batch takes slot 0");
+            assertEquals(List.of("r1:CANCELLED", "r2:TIMED_OUT"), h.endedIds());
+            assertEquals(PendingRequest.NO_ORDER, cancelled.orderSequence);
+            assertEquals(PendingRequest.NO_ORDER, expired.orderSequence);
+        }
+
+        @Test
+        void withoutPreserveOrderingNothingIsNumbered()
+        {
+            final Harness h = new Harness("max_batch_size: 8" + INPUTS + "dynamic_batching {}");
+            h.submit(1, 1);
+            assertEquals(BatchPolicy.DISPATCH, h.decide());
+            assertEquals(List.of(PendingRequest.NO_ORDER), h.orderSequences());
         }
     }
 

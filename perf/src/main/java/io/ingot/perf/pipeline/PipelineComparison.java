@@ -32,6 +32,7 @@ public final class PipelineComparison
     private final long warmupNanos;
     private final long windowNanos;
     private final int rounds;
+    private final long callerAwakeNanos;
 
     /**
      * One pipeline at one concurrency level.
@@ -74,6 +75,30 @@ public final class PipelineComparison
     public PipelineComparison(final List<String> pipelines, final long width, final int maxBatch,
         final IdleMode idle, final long warmupNanos, final long windowNanos, final int rounds)
     {
+        this(pipelines, width, maxBatch, idle, warmupNanos, windowNanos, rounds, Pipelines.callerSpinNanos(idle));
+    }
+
+    /**
+     * @param pipelines        the pipelines to compare ({@link Pipelines#NAMES})
+     * @param width            FP32 elements per request
+     * @param maxBatch         the most requests per batch
+     * @param idle             how Ingot's threads wait
+     * @param warmupNanos      warm-up per pipeline and level
+     * @param windowNanos      measured time per pipeline, level and round
+     * @param rounds           rounds per level
+     * @param callerAwakeNanos how long every caller of every pipeline stays awake (spinning, then yielding) before it
+     *                         parks while it waits for its response ({@link Long#MAX_VALUE}: never parks; 0: parks at
+     *                         once)
+     */
+    public PipelineComparison(final List<String> pipelines, final long width, final int maxBatch,
+        final IdleMode idle, final long warmupNanos, final long windowNanos, final int rounds,
+        final long callerAwakeNanos)
+    {
+        if (callerAwakeNanos < 0)
+        {
+            throw new IllegalArgumentException("callers' awake time must be >= 0, was " + callerAwakeNanos);
+        }
+        this.callerAwakeNanos = callerAwakeNanos;
         this.pipelines = List.copyOf(pipelines);
         this.width = width;
         this.maxBatch = maxBatch;
@@ -137,7 +162,7 @@ public final class PipelineComparison
     {
         try (Pipeline pipeline = Pipelines.create(name, width, maxBatch, idle); Arena arena = Arena.ofShared())
         {
-            final long spin = Pipelines.callerSpinNanos(idle);
+            final long spin = callerAwakeNanos;
             final List<PipelineSlot> slots = new ArrayList<>();
             for (int c = 0; c < concurrency; c++)
             {

@@ -1,10 +1,9 @@
 package io.ingot.perf.pipeline;
 
+import io.ingot.api.ParkingWaiter;
 import io.ingot.api.ResponseFuture;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -14,26 +13,11 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class PipelineSlot
 {
-    private static final VarHandle PARKED;
-
-    static
-    {
-        try
-        {
-            PARKED = MethodHandles.lookup().findVarHandle(PipelineSlot.class, "parked", int.class);
-        }
-        catch (final ReflectiveOperationException ex)
-        {
-            throw new ExceptionInInitializerError(ex);
-        }
-    }
-
     private final MemorySegment input;
     private final MemorySegment output;
     private final Object attachment;
+    private final ParkingWaiter parking = new ParkingWaiter();
     private volatile boolean done = true;
-    private volatile int parked;
-    private volatile Thread waiter;
     private volatile String failure;
 
     /**
@@ -76,11 +60,7 @@ public final class PipelineSlot
     void complete()
     {
         done = true;
-        VarHandle.fullFence();
-        if ((int)PARKED.getVolatile(this) != 0)
-        {
-            LockSupport.unpark(waiter);
-        }
+        parking.wake();
     }
 
     /**
@@ -128,13 +108,11 @@ public final class PipelineSlot
 
     private void parkUntilDone()
     {
-        waiter = Thread.currentThread();
-        PARKED.setVolatile(this, 1);
-        VarHandle.fullFence();
+        parking.announce();
         while (!done)
         {
             LockSupport.park(this);
         }
-        PARKED.setRelease(this, 0);
+        parking.withdraw();
     }
 }

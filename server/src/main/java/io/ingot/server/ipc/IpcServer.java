@@ -6,6 +6,7 @@ import io.ingot.agent.IdleStrategy;
 import io.ingot.agent.SpinningIdleStrategy;
 import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
+import io.ingot.api.IdleMode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceRequest;
@@ -112,7 +113,8 @@ public final class IpcServer implements AutoCloseable
     }
 
     /**
-     * Starts serving with the default options.
+     * Starts serving with the default options, except that the IPC thread waits for work as the core's threads do
+     * ({@link InferenceCore#idleMode()}).
      *
      * @param core the core to serve (not closed by the server)
      * @param name the IPC name: clients connect to it; the region is {@code /dev/shm/ingot-NAME}
@@ -121,7 +123,7 @@ public final class IpcServer implements AutoCloseable
      */
     public static IpcServer start(final InferenceCore core, final String name)
     {
-        return start(core, name, IpcServerOptions.defaults());
+        return start(core, name, IpcServerOptions.builder().idleMode(core.idleMode()).build());
     }
 
     /**
@@ -206,6 +208,12 @@ public final class IpcServer implements AutoCloseable
             region.memory().byteSize() - layout.dataOffset());
         return options.pinDataRegion() ? HostRegistration.register(data)
             : HostRegistration.unpinned(data, "pinDataRegion is off");
+    }
+
+    /** @return how the IPC thread waits for work (its options', by default its core's) */
+    public IdleMode idleMode()
+    {
+        return options.idleMode();
     }
 
     /** @return the counters so far. */

@@ -1,5 +1,6 @@
 package io.ingot.server.ipc;
 
+import io.ingot.api.IdleMode;
 import io.ingot.api.InferenceCore;
 import io.ingot.device.DeviceDiscovery;
 import io.ingot.device.HostRegistration;
@@ -110,6 +111,25 @@ class IpcServerTest
         {
             assertFalse(unpinned.isDataRegionPinned());
             assertEquals("pinDataRegion is off", unpinned.dataRegionPinning().reason());
+        }
+    }
+
+    @Test
+    void withoutOptionsTheIpcThreadWaitsAsItsCoresThreadsDo()
+    {
+        for (final IdleMode mode : IdleMode.values())
+        {
+            try (InferenceCore moded = IpcTestSupport.core(mode, IpcTestSupport.identity());
+                IpcServer defaulted = IpcServer.start(moded, IpcTestSupport.uniqueName("ipc-idle")))
+            {
+                assertEquals(mode, defaulted.idleMode(), "the core's IdleMode governs the IPC thread too");
+            }
+        }
+        try (InferenceCore blocking = IpcTestSupport.core(IdleMode.BLOCKING, IpcTestSupport.identity());
+            IpcServer own = IpcServer.start(blocking, IpcTestSupport.uniqueName("ipc-own"),
+                IpcTestSupport.testOptions().maxClients(1).idleMode(IdleMode.SPINNING).build()))
+        {
+            assertEquals(IdleMode.SPINNING, own.idleMode(), "options given explicitly win over the core's");
         }
     }
 
