@@ -2,6 +2,8 @@
 # Runs the `ingot perf` measurements and the real-model comparison recorded in BENCHMARKS.md, and draws the plots.
 # Usage: benchmarks/run-perf.sh [baselines|python-transport|inprocess|network|transports|minilm-open|comparison|pytorch|plots|all]
 # (./ingot builds what it needs, the example models included, on first use.)
+# PERF_OUT=DIR writes the ingot perf files there instead of benchmarks/results/perf; PY_JSON=FILE is where
+# python-transport writes its JSON.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 cd "$ROOT"
@@ -11,7 +13,7 @@ JAVA=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --add-opens java.
 ./ingot --version > /dev/null  # builds the cli module (and the example models) when needed
 CP="$(ls cli/target/ingot-cli-*.jar | grep -v -- -tests):$(cat cli/target/classpath.txt)"
 PERF=(./ingot perf)
-R=benchmarks/results/perf
+R=${PERF_OUT:-benchmarks/results/perf}  # PERF_OUT=DIR keeps an earlier run's files
 PLOTS=docs/benchmarks
 mkdir -p "$R" "$PLOTS"
 WINDOW=(-p 2000 --warmup-interval 1000 -s 10 -r 8)
@@ -38,9 +40,9 @@ if [[ "$what" == python-transport || "$what" == all ]]; then
   server=$!
   trap 'kill $server 2>/dev/null || true' EXIT
   for _ in $(seq 1 120); do curl -sf localhost:18010/v2/health/ready > /dev/null && break; sleep 1; done
-  echo "+ python3 benchmarks/python/transport_latency.py --ipc bench-py --http 127.0.0.1:18010" | tee -a "$R/commands.txt"
-  /usr/bin/python3 benchmarks/python/transport_latency.py --ipc bench-py --http 127.0.0.1:18010 \
-    --json benchmarks/results/python/transport-latency-c1.json
+  echo "+ python3 benchmarks/python/transport_latency.py --ipc bench-py --http 127.0.0.1:18010 --floor" | tee -a "$R/commands.txt"
+  /usr/bin/python3 benchmarks/python/transport_latency.py --ipc bench-py --http 127.0.0.1:18010 --floor \
+    --json "${PY_JSON:-benchmarks/results/python/transport-latency-c1.json}"
   kill "$server"; wait "$server" 2>/dev/null || true
   trap - EXIT
 fi

@@ -23,6 +23,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "clients", "python"))
 from ingot_ipc import IpcClient  # noqa: E402
+from shm_echo_floor import EchoFloor  # noqa: E402
 
 HEADER_LENGTH = "Inference-Header-Content-Length"
 
@@ -31,6 +32,22 @@ def percentile(sorted_us, fraction):
     """The value at a fraction of a sorted list (nearest rank)."""
     index = min(len(sorted_us) - 1, max(0, int(round(fraction * len(sorted_us) + 0.5)) - 1))
     return sorted_us[index]
+
+
+def check_echo(echoed, values):
+    """Fails unless the echo gave the values back."""
+    if not np.array_equal(echoed, values):
+        raise RuntimeError("the echo differs from the input")
+
+
+def timed(once, count):
+    """Runs once() count times; returns each round trip in nanoseconds."""
+    latencies = []
+    for _ in range(count):
+        start = time.perf_counter_ns()
+        once()
+        latencies.append(time.perf_counter_ns() - start)
+    return latencies
 
 
 def summary(latencies_ns):
@@ -77,6 +94,9 @@ def main(argv):
     parser.add_argument("--requests", type=int, default=5000, help="requests per transport and round")
     parser.add_argument("--warmup", type=int, default=1000, help="unmeasured requests per transport first")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--floor", action="store_true",
+                        help="also time, in the same rounds, a Python echo process over shared memory that never"
+                             " sleeps (shm_echo_floor.py): the floor under any Python client's round trip here")
     parser.add_argument("--json", help="write the per-round and overall results here")
     args = parser.parse_args(argv)
 
@@ -96,20 +116,35 @@ def main(argv):
             if not np.array_equal(http_client.infer(values), values):
                 raise RuntimeError("HTTP answer differs from the input")
 
-        transports = (("ipc", ipc_once), ("http", http_once))
-        for _, once in transports:
+        transports = [("ipc", ipc_once, 0), ("http", http_once, 0)]
+        for _, once, _ in transports:
             for _ in range(args.warmup):
                 once()
+        if args.floor:
+            # The echo floors. Their echo process polls without sleeping, so it runs only during its own round (a
+            # fresh process each round): idle, it would take a CPU from the server's threads. The held floor's echo
+            # holds each request as long as an IPC round trip takes beyond the bare floor (medians of a warm-up),
+            # so that its round trips last as long as the IPC client's.
+            ipc_p50 = summary(timed(ipc_once, args.warmup))["p50_us"]
+            with EchoFloor(args.elements) as bare:
+                floor_p50 = summary(timed(lambda: bare.once(values), args.warmup))["p50_us"]
+            hold_us = max(0.0, ipc_p50 - floor_p50)
+            transports += [("floor", None, 0), ("floor-held", None, hold_us)]
+            print("held floor: the echo holds each request %.1f us (IPC p50 %.1f us - bare floor p50 %.1f us)"
+                  % (hold_us, ipc_p50, floor_p50))
+            results["floor"] = []
+            results["floor-held"] = []
         for round_index in range(args.rounds):
-            for name, once in transports:
-                latencies = []
-                for _ in range(args.requests):
-                    start = time.perf_counter_ns()
-                    once()
-                    latencies.append(time.perf_counter_ns() - start)
-                stats = summary(latencies)
+            for name, once, hold_us in transports:
+                if once is None:
+                    with EchoFloor(args.elements, hold_ns=hold_us * 1000) as echo:
+                        for _ in range(args.warmup // 5):
+                            echo.once(values)
+                        stats = summary(timed(lambda: check_echo(echo.once(values), values), args.requests))
+                else:
+                    stats = summary(timed(once, args.requests))
                 results[name].append({"round": round_index + 1, **stats, "samples_ns": None})
-                print("round %d %-4s p50 %8.1f us  p90 %8.1f us  p99 %8.1f us  max %9.1f us"
+                print("round %d %-10s p50 %8.1f us  p90 %8.1f us  p99 %8.1f us  max %9.1f us"
                       % (round_index + 1, name, stats["p50_us"], stats["p90_us"], stats["p99_us"], stats["max_us"]))
         ipc.free(tensor)
     http_client.close()
@@ -125,8 +160,13 @@ def main(argv):
           " HTTP p50 / IPC p50 %.2f" % (overall["ipc"]["p50_us"], overall["ipc"]["p99_us"],
                                          overall["ipc_p99_over_ipc_p50"], overall["http"]["p50_us"],
                                          overall["http"]["p99_us"], overall["http_p50_over_ipc_p50"]))
+    for name in ("floor", "floor-held"):
+        if name in results:
+            overall[name + "_p99_over_p50"] = overall[name]["p99_us"] / overall[name]["p50_us"]
+            print("median round: %s (Python echo, never sleeps) p50 %.1f us p99 %.1f us (p99/p50 %.2f)"
+                  % (name, overall[name]["p50_us"], overall[name]["p99_us"], overall[name + "_p99_over_p50"]))
     if args.json:
-        for rounds in (results["ipc"], results["http"]):
+        for rounds in results.values():
             for entry in rounds:
                 entry.pop("samples_ns")
         with open(args.json, "w") as out:

@@ -20,6 +20,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The commands against the real runtime core, over a repository of built-in-backend models. */
 class CommandsTest
 {
+    private static final String ADD_SUB = """
+        name: "add_sub" backend: "add_sub" max_batch_size: 8
+        input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] },
+                { name: "INPUT1" data_type: TYPE_FP32 dims: [ 4 ] } ]
+        output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] },
+                 { name: "OUTPUT1" data_type: TYPE_FP32 dims: [ 4 ] } ]
+        dynamic_batching { preferred_batch_size: [ 4, 8 ] max_queue_delay_microseconds: 2000 }
+        """;
+
     @TempDir
     Path repository;
 
@@ -29,14 +38,7 @@ class CommandsTest
     @BeforeEach
     void writeRepository() throws IOException
     {
-        model("add_sub", """
-            name: "add_sub" backend: "add_sub" max_batch_size: 8
-            input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] },
-                    { name: "INPUT1" data_type: TYPE_FP32 dims: [ 4 ] } ]
-            output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] },
-                     { name: "OUTPUT1" data_type: TYPE_FP32 dims: [ 4 ] } ]
-            dynamic_batching { preferred_batch_size: [ 4, 8 ] max_queue_delay_microseconds: 2000 }
-            """);
+        model("add_sub", ADD_SUB);
         model("identity", """
             name: "identity" backend: "identity" max_batch_size: 8
             input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ -1 ] } ]
@@ -75,6 +77,24 @@ class CommandsTest
             "add_sub   1        add_sub           dynamic (max 8, preferred [4,8], delay 2000us)"), out());
         assertTrue(out().contains("identity  1        identity"), out());
         assertTrue(out().contains("2 model(s) valid"), out());
+    }
+
+    @Test
+    void validateShowsAnAdaptiveModelsPolicyAndItsSlo() throws IOException
+    {
+        model("adaptive_add_sub", ADD_SUB.replace("name: \"add_sub\"", "name: \"adaptive_add_sub\"")
+            + """
+            parameters { key: "ingot.batching" value { string_value: "adaptive" } }
+            parameters { key: "ingot.latency_slo_us" value { string_value: "25000" } }
+            parameters { key: "ingot.slo_percentile" value { string_value: "95" } }
+            """);
+        assertEquals(0, run("models", "validate", repository.toString()), err());
+        assertTrue(out().contains("adaptive (max 8, SLO 25000us at p95)"), out());
+        assertTrue(out().contains("3 model(s) valid"), out());
+        model("adaptive_add_sub", Files.readString(repository.resolve("adaptive_add_sub").resolve("config.pbtxt"))
+            .replace("\"95\"", "\"100\""));
+        assertEquals(1, run("models", "validate", repository.toString()));
+        assertTrue(err().contains("parameter 'ingot.slo_percentile' must be a number between 0 and 100"), err());
     }
 
     @Test

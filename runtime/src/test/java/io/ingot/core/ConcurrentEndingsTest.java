@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.regex.Pattern;
 
 import static io.ingot.testing.RecordingBackend.GATE;
 import static io.ingot.testing.TestModels.tagged;
@@ -40,6 +41,10 @@ class ConcurrentEndingsTest
     private static final int PRODUCERS = 4;
     private static final int PER_PRODUCER = 500;
     private static final int TOTAL = PRODUCERS * PER_PRODUCER;
+    /** What a submission meets once the core stops: the scheduler's words while the model stops, then the core's. */
+    private static final Pattern STOPPED_REFUSALS = Pattern.compile(
+        "\\[request id: r\\d+\\] Server is stopping, scheduler for model has stopped accepting new inference requests"
+        + "|Server is stopping");
 
     private final RecordingBackend recording = new RecordingBackend();
 
@@ -48,6 +53,7 @@ class ConcurrentEndingsTest
     {
         final AtomicIntegerArray count;
         final AtomicReferenceArray<ErrorCode> code;
+        final AtomicReferenceArray<String> message;
         final AtomicReference<String> firstProblem = new AtomicReference<>();
         final AtomicInteger answered = new AtomicInteger();
 
@@ -55,6 +61,7 @@ class ConcurrentEndingsTest
         {
             count = new AtomicIntegerArray(size);
             code = new AtomicReferenceArray<>(size);
+            message = new AtomicReferenceArray<>(size);
         }
 
         void record(final int tag, final InferenceResponse response)
@@ -77,6 +84,7 @@ class ConcurrentEndingsTest
                 else
                 {
                     code.set(tag, response.error().code());
+                    message.set(tag, response.error().getMessage());
                 }
             }
             answered.incrementAndGet();
@@ -192,6 +200,8 @@ class ConcurrentEndingsTest
                     case 0, 2 ->
                     {
                         assertEquals(ErrorCode.CANCELLED, code, "request " + tag + " was cancelled while queued");
+                        assertEquals("[request id: r" + tag + "] Request for model 'storm' was cancelled",
+                            answers.message.get(tag), "Triton's words, with the request's id and model");
                         assertFalse(executed.contains(tag), "request " + tag + " was cancelled yet executed");
                     }
                     case 1 -> assertTrue(code == null || code == ErrorCode.CANCELLED,
@@ -237,7 +247,7 @@ class ConcurrentEndingsTest
                     catch (final InferenceException ex)
                     {
                         refused.incrementAndGet();
-                        if (ex.code() != ErrorCode.UNAVAILABLE)
+                        if (ex.code() != ErrorCode.UNAVAILABLE || !STOPPED_REFUSALS.matcher(ex.getMessage()).matches())
                         {
                             wrongRefusal.compareAndSet(null, ex.code() + ": " + ex.getMessage());
                         }
@@ -268,6 +278,9 @@ class ConcurrentEndingsTest
             if (code == ErrorCode.UNAVAILABLE)
             {
                 stopped++;
+                assertEquals("[request id: r" + tag + "] Server is stopping, scheduler for model has stopped accepting"
+                    + " new inference requests", answers.message.get(tag), "Triton's words for a request the stop"
+                    + " ended in the queue");
             }
         }
         assertTrue(stopped < accepted.get(), "some requests ran before the stop");

@@ -8,6 +8,7 @@ import java.util.List;
 import static io.ingot.scheduler.PolicyBench.MS;
 import static io.ingot.scheduler.PolicyBench.US;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -311,6 +312,25 @@ class AdaptiveBatchPolicyTest
         assertEquals(late, bench.ended.request(0));
         assertEquals(Ending.TIMED_OUT, bench.ended.ending(0));
         assertEquals(0, bench.policy.queuedRequests());
+    }
+
+    @Test
+    void keepsPerLevelQueueLimitsAndDelayTimeouts()
+    {
+        final PolicyBench bench = bench(20 * MS, "dynamic_batching { priority_levels: 2 default_priority_level: 2"
+            + " priority_queue_policy { key: 1 value { timeout_action: DELAY default_timeout_microseconds: 1000 } }"
+            + " default_queue_policy { max_queue_size: 1 } }");
+        final PendingRequest delayed = bench.submit(1, 0);
+        bench.now += 2 * MS;
+        final PendingRequest fresh = bench.submit(1, 0);
+        final PendingRequest low = bench.submit(2, 0);
+        assertFalse(bench.admission.tryAdmit(2), "level 2 holds its max_queue_size of 1");
+        assertEquals(BatchPolicy.DISPATCH, bench.decide());
+        assertEquals(List.of(fresh, delayed, low), List.of(bench.batch.get(0), bench.batch.get(1),
+            bench.batch.get(2)), "the expired level-1 request (DELAY) behind its level's unexpired one, ahead of"
+            + " level 2");
+        assertEquals(0, bench.ended.count(), "DELAY ends nothing");
+        assertTrue(bench.admission.tryAdmit(2), "level 2's place is free once its request left the queue");
     }
 
     @Test

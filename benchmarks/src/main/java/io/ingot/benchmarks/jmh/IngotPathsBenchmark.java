@@ -5,6 +5,7 @@ import io.ingot.api.IdleMode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;
+import io.ingot.api.ModelStatistics;
 import io.ingot.api.ResponseFuture;
 import io.ingot.perf.pipeline.Pipelines;
 import io.ingot.perf.support.BenchModels;
@@ -74,10 +75,16 @@ public class IngotPathsBenchmark
         outputs = new ReusingResponseAllocator(4L * elements, 1024);
     }
 
-    /** Closes it. */
+    /** Says how large the batches were (requests per execution, from the core's statistics), then closes it. */
     @TearDown(Level.Trial)
     public void close()
     {
+        for (final ModelStatistics statistics : core.modelStatistics("", InferenceRequest.DEFAULT_VERSION))
+        {
+            System.out.printf("%s: %d requests in %d executions, %.2f per execution%n", statistics.name(),
+                statistics.inferenceCount(), statistics.executionCount(), statistics.executionCount() == 0 ? 0.0
+                    : (double)statistics.inferenceCount() / statistics.executionCount());
+        }
         core.close();
         outputs.close();
     }

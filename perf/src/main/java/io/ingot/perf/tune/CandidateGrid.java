@@ -1,6 +1,7 @@
 package io.ingot.perf.tune;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -8,10 +9,13 @@ import java.util.Set;
 
 /**
  * The configurations a sweep may measure: every combination of the instance counts, the max batch sizes, the queue
- * delays, with or without {@code preferred_batch_size = max_batch_size}, and each config variant (a set of
- * {@code parameters}). A max batch size of 1 is measured without dynamic batching (nothing to batch); a delay of 0
- * without preferred sizes (the batcher never waits, so they change nothing); a model whose {@code max_batch_size}
- * is 0 sweeps instance counts only. Variants apply to the batching candidates only.
+ * delays and the preferred batch sizes, and each config variant (a set of {@code parameters}). Preferred sizes, for a
+ * max batch size b with a delay: none, {@code [b]}, and {@code [b/2, b]} when b/2 is at least 2. A max batch size of
+ * 1 is measured without dynamic batching (nothing to batch); a delay of 0 without preferred sizes (the batcher never
+ * waits, so they change nothing); a model whose {@code max_batch_size} is 0 sweeps instance counts only. Variants
+ * apply to the batching candidates only; a variant that chooses a batch policy forming batches itself
+ * ({@code ingot.batching} adaptive or aimd, which ignore the queue delay and preferred sizes) is measured once per
+ * instance count and max batch size, with neither.
  *
  * @param instances     instance counts
  * @param maxBatchSizes max batch sizes (ignored for a model that does not batch)
@@ -56,12 +60,22 @@ public record CandidateGrid(List<Integer> instances, List<Integer> maxBatchSizes
                 parameterSets.addAll(variants);
                 for (final Map<String, String> parameters : parameterSets)
                 {
+                    if (formsItsOwnBatches(parameters))
+                    {
+                        grid.add(new Candidate(count, maxBatch, true, List.of(), 0, parameters));
+                        continue;
+                    }
                     for (final long delay : queueDelaysUs)
                     {
                         grid.add(new Candidate(count, maxBatch, true, List.of(), delay, parameters));
                         if (delay > 0)
                         {
                             grid.add(new Candidate(count, maxBatch, true, List.of(maxBatch), delay, parameters));
+                            if (maxBatch / 2 >= 2)
+                            {
+                                grid.add(new Candidate(count, maxBatch, true, List.of(maxBatch / 2, maxBatch), delay,
+                                    parameters));
+                            }
                         }
                     }
                 }
@@ -71,8 +85,19 @@ public record CandidateGrid(List<Integer> instances, List<Integer> maxBatchSizes
     }
 
     /**
+     * @param parameters a candidate's parameters
+     * @return whether they choose a batch policy that forms batches itself, ignoring delay and preferred sizes
+     */
+    static boolean formsItsOwnBatches(final Map<String, String> parameters)
+    {
+        final String policy = parameters.get("ingot.batching");
+        return "adaptive".equals(policy) || "aimd".equals(policy);
+    }
+
+    /**
      * Bounds a sweep: the current configuration first, then the grid — all of it when it fits, else {@code max - 1}
-     * candidates spread evenly over it (every k-th), so that each dimension is still covered.
+     * candidates spread evenly over it (every k-th), so that each dimension is still covered; when there is room for
+     * one of each, every parameter set (the model's own and each variant) keeps at least one candidate.
      *
      * @param current the model's configuration as it is
      * @param grid    {@link #all(boolean)}
@@ -90,10 +115,43 @@ public record CandidateGrid(List<Integer> instances, List<Integer> maxBatchSizes
             chosen.addAll(rest);
             return chosen;
         }
+        final List<Candidate> spread = new ArrayList<>();
         for (int i = 0; i < room; i++)
         {
-            chosen.add(rest.get((int)((long)i * rest.size() / room)));
+            spread.add(rest.get((int)((long)i * rest.size() / room)));
         }
+        final List<Map<String, String>> sets = rest.stream().map(Candidate::parameters).distinct().toList();
+        if (sets.size() <= room)
+        {
+            for (final Map<String, String> set : sets)
+            {
+                if (spread.stream().noneMatch(candidate -> candidate.parameters().equals(set)))
+                {
+                    // Replace a candidate of the most represented set with this set's middle one.
+                    final Map<String, String> most = mostRepresented(spread);
+                    final List<Candidate> ofSet = rest.stream().filter(c -> c.parameters().equals(set)).toList();
+                    for (int i = spread.size() - 1; i >= 0; i--)
+                    {
+                        if (spread.get(i).parameters().equals(most))
+                        {
+                            spread.set(i, ofSet.get(ofSet.size() / 2));
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        chosen.addAll(spread);
         return chosen;
+    }
+
+    private static Map<String, String> mostRepresented(final List<Candidate> candidates)
+    {
+        final Map<Map<String, String>, Long> counts = new LinkedHashMap<>();
+        for (final Candidate candidate : candidates)
+        {
+            counts.merge(candidate.parameters(), 1L, Long::sum);
+        }
+        return counts.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
     }
 }

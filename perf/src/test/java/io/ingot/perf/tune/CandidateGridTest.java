@@ -20,13 +20,32 @@ class CandidateGridTest
         final CandidateGrid grid = new CandidateGrid(List.of(1, 2), List.of(1, 8), List.of(0L, 1000L),
             List.of(Map.of("ingot.batching", "adaptive")));
         final List<Candidate> all = grid.all(true);
-        // Per instance count: max batch 1 unbatched (1); max batch 8: delay 0 (1) + delay 1000 with and without
-        // preferred (2), each also as the variant: 6.
-        assertEquals(2 * (1 + 6), all.size());
+        // Per instance count: max batch 1 unbatched (1); max batch 8: delay 0 (1) + delay 1000 without preferred
+        // sizes, with [8] and with [4, 8] (3); the adaptive variant once (it ignores delay and preferred sizes): 6.
+        assertEquals(2 * (1 + 4 + 1), all.size());
         assertEquals(new Candidate(1, 1, false, List.of(), 0, Map.of()), all.get(0));
-        assertTrue(all.contains(new Candidate(2, 8, true, List.of(8), 1000, Map.of("ingot.batching", "adaptive"))));
+        assertTrue(all.contains(new Candidate(2, 8, true, List.of(4, 8), 1000, Map.of())), "two preferred sizes");
+        assertTrue(all.contains(new Candidate(2, 8, true, List.of(), 0, Map.of("ingot.batching", "adaptive"))));
+        assertEquals(2, all.stream().filter(c -> !c.parameters().isEmpty()).count(), "one adaptive per count");
         assertFalse(all.contains(new Candidate(1, 8, true, List.of(8), 0, Map.of())), "preferred sizes at delay 0");
         assertEquals(all.size(), all.stream().distinct().count());
+    }
+
+    @Test
+    void aSampledSweepKeepsEveryVariant()
+    {
+        final Map<String, String> adaptive = Map.of("ingot.batching", "adaptive", "ingot.latency_slo_us", "9000");
+        final List<Candidate> all = new CandidateGrid(List.of(1, 2, 4), List.of(4, 8, 16), List.of(0L, 1000L, 5000L),
+            List.of(adaptive)).all(true);
+        final Candidate current = new Candidate(2, 8, true, List.of(), 0, Map.of());
+        for (int max = 3; max <= 8; max++)
+        {
+            final List<Candidate> chosen = CandidateGrid.select(current, all, max);
+            assertEquals(max, chosen.size());
+            assertTrue(chosen.stream().anyMatch(candidate -> candidate.parameters().equals(adaptive)),
+                "the adaptive variant is measured with " + max + " candidates: " + chosen);
+            assertEquals(chosen.size(), chosen.stream().distinct().count());
+        }
     }
 
     @Test

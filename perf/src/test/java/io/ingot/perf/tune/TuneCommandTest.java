@@ -73,7 +73,7 @@ class TuneCommandTest
         final Path output = dir.resolve("out");
         final Run run = tune("--model-repository", repo.toString(), "-m", "cost", "--latency-budget-ms", "200",
             "--concurrency", "4", "--instance-counts", "1,2", "--max-batch-sizes", "8", "--queue-delays-us",
-            "2000", "--variant", "ingot.batching=adaptive;ingot.latency_slo_us=200000", "--max-candidates", "4",
+            "2000", "--adaptive", "--max-candidates", "4",
             "--quick", "-p", "150", "--warmup-interval", "100", "-o", output.toString());
         assertEquals(0, run.code(), run.out() + run.err());
         assertTrue(run.out().contains("[1/4] instances 1, max_batch 8, no dynamic batching (current): "), run.out());
