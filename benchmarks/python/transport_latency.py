@@ -94,6 +94,8 @@ def main(argv):
     parser.add_argument("--requests", type=int, default=5000, help="requests per transport and round")
     parser.add_argument("--warmup", type=int, default=1000, help="unmeasured requests per transport first")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only-ipc", action="store_true",
+                        help="time the IPC client alone (for a profile of its path); no HTTP, no ratio to it")
     parser.add_argument("--floor", action="store_true",
                         help="also time, in the same rounds, a Python echo process over shared memory that never"
                              " sleeps (shm_echo_floor.py): the floor under any Python client's round trip here")
@@ -102,7 +104,7 @@ def main(argv):
 
     values = np.arange(args.elements, dtype=np.float32)
     http_client = HttpClient(args.http, args.model, args.elements)
-    results = {"ipc": [], "http": []}
+    results = {"ipc": []} if args.only_ipc else {"ipc": [], "http": []}
     with IpcClient.connect(args.ipc) as ipc:
         tensor = ipc.empty((1, args.elements), np.float32)
         tensor[:] = values
@@ -116,7 +118,7 @@ def main(argv):
             if not np.array_equal(http_client.infer(values), values):
                 raise RuntimeError("HTTP answer differs from the input")
 
-        transports = [("ipc", ipc_once, 0), ("http", http_once, 0)]
+        transports = [("ipc", ipc_once, 0)] + ([] if args.only_ipc else [("http", http_once, 0)])
         for _, once, _ in transports:
             for _ in range(args.warmup):
                 once()
@@ -154,12 +156,13 @@ def main(argv):
         return ordered[(len(ordered) - 1) // 2]
 
     overall = {name: {key: median_round(name, key) for key in ("p50_us", "p90_us", "p99_us")} for name in results}
-    overall["http_p50_over_ipc_p50"] = overall["http"]["p50_us"] / overall["ipc"]["p50_us"]
     overall["ipc_p99_over_ipc_p50"] = overall["ipc"]["p99_us"] / overall["ipc"]["p50_us"]
-    print("median round: IPC p50 %.1f us p99 %.1f us (p99/p50 %.2f); HTTP p50 %.1f us p99 %.1f us;"
-          " HTTP p50 / IPC p50 %.2f" % (overall["ipc"]["p50_us"], overall["ipc"]["p99_us"],
-                                         overall["ipc_p99_over_ipc_p50"], overall["http"]["p50_us"],
-                                         overall["http"]["p99_us"], overall["http_p50_over_ipc_p50"]))
+    print("median round: IPC p50 %.1f us p99 %.1f us (p99/p50 %.2f)"
+          % (overall["ipc"]["p50_us"], overall["ipc"]["p99_us"], overall["ipc_p99_over_ipc_p50"]))
+    if "http" in results:
+        overall["http_p50_over_ipc_p50"] = overall["http"]["p50_us"] / overall["ipc"]["p50_us"]
+        print("median round: HTTP p50 %.1f us p99 %.1f us; HTTP p50 / IPC p50 %.2f"
+              % (overall["http"]["p50_us"], overall["http"]["p99_us"], overall["http_p50_over_ipc_p50"]))
     for name in ("floor", "floor-held"):
         if name in results:
             overall[name + "_p99_over_p50"] = overall[name]["p99_us"] / overall[name]["p50_us"]
