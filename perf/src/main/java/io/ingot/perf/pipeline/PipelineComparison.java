@@ -64,21 +64,6 @@ public final class PipelineComparison
     }
 
     /**
-     * @param pipelines   the pipelines to compare ({@link Pipelines#NAMES})
-     * @param width       FP32 elements per request
-     * @param maxBatch    the most requests per batch
-     * @param idle        how Ingot's threads and every caller wait
-     * @param warmupNanos warm-up per pipeline and level
-     * @param windowNanos measured time per pipeline, level and round
-     * @param rounds      rounds per level
-     */
-    public PipelineComparison(final List<String> pipelines, final long width, final int maxBatch,
-        final IdleMode idle, final long warmupNanos, final long windowNanos, final int rounds)
-    {
-        this(pipelines, width, maxBatch, idle, warmupNanos, windowNanos, rounds, Pipelines.callerSpinNanos(idle));
-    }
-
-    /**
      * @param pipelines        the pipelines to compare ({@link Pipelines#NAMES})
      * @param width            FP32 elements per request
      * @param maxBatch         the most requests per batch
@@ -162,7 +147,6 @@ public final class PipelineComparison
     {
         try (Pipeline pipeline = Pipelines.create(name, width, maxBatch, idle); Arena arena = Arena.ofShared())
         {
-            final long spin = callerAwakeNanos;
             final List<PipelineSlot> slots = new ArrayList<>();
             for (int c = 0; c < concurrency; c++)
             {
@@ -170,11 +154,11 @@ public final class PipelineComparison
                 slot.input().fill((byte)1);
                 slots.add(slot);
             }
-            run(pipeline, slots, spin, warmupNanos, null);
+            run(pipeline, slots, callerAwakeNanos, warmupNanos, null);
             final long requestsBefore = pipeline.requests();
             final long executionsBefore = pipeline.executions();
             final long start = System.nanoTime();
-            final long measured = run(pipeline, slots, spin, windowNanos, latencies);
+            final long measured = run(pipeline, slots, callerAwakeNanos, windowNanos, latencies);
             count[1] += System.nanoTime() - start;
             count[0] += measured;
             final long executions = pipeline.executions() - executionsBefore;

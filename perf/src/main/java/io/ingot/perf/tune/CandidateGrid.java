@@ -1,5 +1,8 @@
 package io.ingot.perf.tune;
 
+import io.ingot.config.BatchingParameters;
+import io.ingot.config.BatchingParameters.Kind;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -90,8 +93,8 @@ public record CandidateGrid(List<Integer> instances, List<Integer> maxBatchSizes
      */
     static boolean formsItsOwnBatches(final Map<String, String> parameters)
     {
-        final String policy = parameters.get("ingot.batching");
-        return "adaptive".equals(policy) || "aimd".equals(policy);
+        final String policy = parameters.get(BatchingParameters.BATCHING);
+        return Kind.ADAPTIVE.value().equals(policy) || Kind.AIMD.value().equals(policy);
     }
 
     /**

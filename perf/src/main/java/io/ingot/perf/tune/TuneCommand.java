@@ -6,6 +6,7 @@ import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.ModelControlMode;
+import io.ingot.config.BatchingParameters;
 import io.ingot.config.ConfigException;
 import io.ingot.config.ModelConfigParser;
 import io.ingot.config.proto.ModelConfig;
@@ -273,8 +274,8 @@ public final class TuneCommand implements Callable<Integer>
         }
         if (adaptive)
         {
-            parsedVariants.add(Map.of("ingot.batching", "adaptive", "ingot.latency_slo_us",
-                Long.toString(Math.round(budgetMs * 1000))));
+            parsedVariants.add(Map.of(BatchingParameters.BATCHING, BatchingParameters.Kind.ADAPTIVE.value(),
+                BatchingParameters.LATENCY_SLO, Long.toString(Math.round(budgetMs * 1000))));
         }
         final String load = open ? String.format(Locale.ROOT, "request rate %.1f/s (%s)", level,
             arrivals.describe()) : "concurrency " + (long)level;
