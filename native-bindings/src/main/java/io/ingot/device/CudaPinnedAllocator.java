@@ -60,22 +60,20 @@ public final class CudaPinnedAllocator implements PinnedAllocator
         {
             throw new IllegalArgumentException("allocation size must be >= 0, was " + byteSize);
         }
-        // At least one byte, so that every segment has a real address for cudaFreeHost.
-        final MemorySegment raw = CudaRuntime.cudaHostAlloc(Math.max(byteSize, 1), flags);
+        // cudaHostAlloc sub-allocates small requests at 512-byte alignment (seen on an H200 with driver 580), not at
+        // a page: ask for a page more and start the segment at the first page boundary. At least one byte, so that
+        // every segment has a real address for cudaFreeHost.
+        final long page = HostPinnedAllocator.PAGE_SIZE;
+        final MemorySegment raw = CudaRuntime.cudaHostAlloc(Math.max(byteSize, 1) + page - 1, flags);
         final MemorySegment segment;
         try
         {
-            if (raw.address() % HostPinnedAllocator.PAGE_SIZE != 0)
-            {
-                throw new IllegalStateException("cudaHostAlloc returned 0x" + Long.toHexString(raw.address())
-                    + ", which is not aligned to the " + HostPinnedAllocator.PAGE_SIZE + "-byte page this allocator "
-                    + "promises");
-            }
-            segment = raw.reinterpret(byteSize, arena, CudaPinnedAllocator::free);
+            final long aligned = (raw.address() + page - 1) & -page;
+            segment = MemorySegment.ofAddress(aligned).reinterpret(byteSize, arena, ignored -> free(raw));
         }
         catch (final RuntimeException | Error failure)
         {
-            // The arena never took ownership (closed, wrong thread, misaligned): free now or the memory leaks.
+            // The arena never took ownership (closed, wrong thread): free now or the memory leaks.
             CudaRuntime.cudaFreeHost(raw);
             throw failure;
         }
@@ -83,9 +81,10 @@ public final class CudaPinnedAllocator implements PinnedAllocator
         return segment;
     }
 
-    private static void free(final MemorySegment address)
+    /** Frees what cudaHostAlloc returned, which can start before the aligned segment handed out. */
+    private static void free(final MemorySegment allocated)
     {
-        CudaRuntime.cudaFreeHost(address);
+        CudaRuntime.cudaFreeHost(allocated);
     }
 
     @Override
