@@ -25,8 +25,12 @@ def load(folder):
     scores = {}
     for path in glob.glob(os.path.join(folder, "*-t*-*.json")):
         m = re.match(r"(\d+)-t(\d+)-(.+)\.json", os.path.basename(path))
-        with open(path) as f:
-            data = json.load(f)
+        try:
+            with open(path) as f:
+                data = json.load(f)
+        except ValueError:  # a fork still writing, or one that failed: its log says why
+            print("skipped %s: not JSON yet" % path, file=sys.stderr)
+            continue
         if m and data:
             scores.setdefault((int(m.group(2)), m.group(3)), {})[int(m.group(1))] = data[0]["primaryMetric"]["score"]
     return scores
