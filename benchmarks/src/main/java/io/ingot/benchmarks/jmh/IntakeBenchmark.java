@@ -139,17 +139,10 @@ public class IntakeBenchmark
 
         private static void awaitFree(final PipelineSlot slot)
         {
-            int spins = 0;
+            int looks = 0;
             while (!slot.isDone())
             {
-                if (++spins < 64)
-                {
-                    Thread.onSpinWait();
-                }
-                else
-                {
-                    Thread.yield();
-                }
+                SpinThenYield.pause(++looks);
             }
         }
     }

@@ -23,13 +23,14 @@ import java.util.function.Consumer;
 /**
  * The intake ring alone, no batching: P producer threads (JMH's {@code -t}) each keep up to {@link #window} reusable
  * items in flight — claim a sequence, publish the item — and one consumer thread drains the ring and completes each
- * item (a release store its producer reads before it reuses the item); one operation is one item published. The
+ * item (a volatile store its producer reads before it reuses the item); one operation is one item published. The
  * intake benchmark's shape ({@link IntakeBenchmark}: producers with a window, one consumer) without the scheduler, the
  * policy or an engine. {@link #ring}: {@code fetch-and-add}, the ring module's {@link RequestRing} (the ring the core
  * runs); {@code disruptor} and {@code disruptor-next}, the LMAX Disruptor's ring buffer claimed with
  * {@code tryNext()} (a compare-and-set loop, as Ingot used it) and with {@code next()} (a fetch-and-add)
- * ({@link DisruptorRequestRing}). The consumer waits alike for both: it spins 64 empty drains, then yields between
- * drains. {@code docs/benchmarks/ring-choice.md} reports it; {@code benchmarks/ring-choice.sh} runs it in rounds.
+ * ({@link DisruptorRequestRing}). The producers and the consumer wait alike for every ring ({@link SpinThenYield}:
+ * the consumer spins through 64 empty drains, then yields between drains). {@code docs/benchmarks/ring-choice.md}
+ * reports it; {@code benchmarks/ring-choice.sh} runs it in rounds.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -40,8 +41,6 @@ import java.util.function.Consumer;
     "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xmx1g"})
 public class RingBenchmark
 {
-    private static final int SPINS_BEFORE_YIELD = 64;
-
     /** The ring under test. */
     @Param({"fetch-and-add", "disruptor", "disruptor-next"})
     public String ring;
@@ -114,13 +113,9 @@ public class RingBenchmark
                 count += drained;
                 idle = 0;
             }
-            else if (++idle < SPINS_BEFORE_YIELD)
-            {
-                Thread.onSpinWait();
-            }
             else
             {
-                Thread.yield();
+                SpinThenYield.pause(++idle);
             }
         }
         consumed = count;
@@ -170,17 +165,10 @@ public class RingBenchmark
 
         private static void awaitDone(final Item item)
         {
-            int spins = 0;
+            int looks = 0;
             while (!item.done)
             {
-                if (++spins < SPINS_BEFORE_YIELD)
-                {
-                    Thread.onSpinWait();
-                }
-                else
-                {
-                    Thread.yield();
-                }
+                SpinThenYield.pause(++looks);
             }
         }
     }
