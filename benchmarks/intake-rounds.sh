@@ -14,6 +14,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 # shellcheck source=../tools/java-env.sh
 source "$ROOT/tools/java-env.sh"
+# shellcheck source=jmh-fork.sh
+source "$ROOT/benchmarks/jmh-fork.sh"
 JAR="$ROOT/benchmarks/target/benchmarks.jar"
 DISRUPTOR_RING="$ROOT/benchmarks/target/disruptor-ring"
 OUT="${OUT:-$ROOT/benchmarks/results/intake-rounds}"
@@ -45,9 +47,9 @@ for round in $(seq 1 "$rounds"); do
         ingot-disruptor-next) cp="$DISRUPTOR_RING:$JAR"; param=ingot; ring="the Disruptor's (DisruptorRequestRing, claim NEXT)"
           extra=(-jvmArgsAppend -Dingot.bench.disruptor.claim=next) ;;
       esac
-      "$JAVA_HOME/bin/java" -cp "$cp" org.openjdk.jmh.Main IntakeBenchmark -t "$t" -p pipeline="$param" \
-        -p scope="${SCOPE:-pipeline}" -f 1 -wi 2 -w 2 -i 3 -r 2 "${extra[@]}" \
-        -rf json -rff "$OUT/$round-t$t-$p.json" > "$OUT/$round-t$t-$p.txt" 2>&1
+      jmh_fork "$OUT/$round-t$t-$p.txt" "$JAVA_HOME/bin/java" -cp "$cp" org.openjdk.jmh.Main IntakeBenchmark -t "$t" \
+        -p pipeline="$param" -p scope="${SCOPE:-pipeline}" -f 1 -wi 2 -w 2 -i 3 -r 2 "${extra[@]}" \
+        -rf json -rff "$OUT/$round-t$t-$p.json"
       # Ingot's runs name the ring they ran on: a class path that did not take would measure the wrong ring.
       if [[ "$param" == ingot && -n "$ring" ]] && ! grep -qF "intake ring: $ring" "$OUT/$round-t$t-$p.txt"; then
         echo "$p ran on another ring than $ring: see $OUT/$round-t$t-$p.txt" >&2

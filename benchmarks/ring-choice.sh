@@ -15,6 +15,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 # shellcheck source=../tools/java-env.sh
 source "$ROOT/tools/java-env.sh"
+# shellcheck source=jmh-fork.sh
+source "$ROOT/benchmarks/jmh-fork.sh"
 JAR="$ROOT/benchmarks/target/benchmarks.jar"
 OUT="${OUT:-$ROOT/benchmarks/results/ring-choice-$(date -u +%F)}"
 rounds="${1:-3}"
@@ -35,8 +37,8 @@ if [[ -z "${ONLY:-}" || "$ONLY" == ring ]]; then
       n=${#rings[@]}
       for i in $(seq 0 $((n - 1))); do
         r=${rings[$(((i + round) % n))]}
-        "$JAVA_HOME/bin/java" -jar "$JAR" RingBenchmark -t "$t" -p ring="$r" -f 1 -wi 2 -w 2 -i 3 -r 2 \
-          -rf json -rff "$OUT/ring/$round-t$t-$r.json" > "$OUT/ring/$round-t$t-$r.txt" 2>&1
+        jmh_fork "$OUT/ring/$round-t$t-$r.txt" "$JAVA_HOME/bin/java" -jar "$JAR" RingBenchmark -t "$t" -p ring="$r" \
+          -f 1 -wi 2 -w 2 -i 3 -r 2 -rf json -rff "$OUT/ring/$round-t$t-$r.json"
         echo "ring alone, round $round, $t producers, $r: $(grep -E '^RingBenchmark' "$OUT/ring/$round-t$t-$r.txt" | awk '{print $(NF-3)}') ops/s"
       done
     done
