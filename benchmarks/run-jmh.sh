@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the JMH benchmarks BENCHMARKS.md reports: short runs (2 cores, shared and noisy), every Ingot path beside its
-# baselines and floors in the same run. Results: benchmarks/results/jmh/<name>.{json,txt,cmd}.
+# Runs the JMH benchmarks docs/benchmarks/jmh.md reports: short runs (2 cores, shared and noisy), every Ingot path
+# beside its baselines and floors in the same run. Results: benchmarks/results/jmh/<name>.{json,txt,cmd}.
 # Usage: benchmarks/run-jmh.sh [overhead|intake|alloc|assembly|all]   (after: mvn -B -pl benchmarks -am package)
 # OUT=DIR writes the results there instead of benchmarks/results/jmh.
 #   overhead  OverheadBenchmark at one caller (Ingot, the DJL-style and Triton-style batchers, the engine called

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the `ingot perf` measurements and the real-model comparison recorded in BENCHMARKS.md, and draws the plots.
+# Runs the `ingot perf` measurements and the real-model comparison recorded in docs/benchmarks/, and draws the plots.
 # Usage: benchmarks/run-perf.sh [baselines|python-transport|inprocess|network|transports|minilm-open|comparison|pytorch|plots|all]
 # (./ingot builds what it needs, the example models included, on first use.)
 # PERF_OUT=DIR writes the ingot perf files there instead of benchmarks/results/perf; PY_JSON=FILE is where
@@ -23,7 +23,7 @@ run() { echo "+ ingot perf ${*}" | tee -a "$R/commands.txt"; "${PERF[@]}" "$@" 2
 
 if [[ "$what" == baselines || "$what" == all ]]; then
   # Issue 13's comparison: Ingot against the DJL-style and Triton-style batchers, the engine called directly and the
-  # two thread hand-off floors, all in one run per idle mode, rounds interleaved (BENCHMARKS.md, section 1).
+  # two thread hand-off floors, all in one run per idle mode, rounds interleaved (docs/benchmarks/hot-path.md).
   B=benchmarks/results/baselines
   mkdir -p "$B"
   run baselines --idle-mode BLOCKING --json "$B/baselines-blocking.json" --markdown "$B/baselines-blocking.md" \
@@ -70,7 +70,7 @@ if [[ "$what" == network || "$what" == all ]]; then
 fi
 
 if [[ "$what" == transports || "$what" == all ]]; then
-  # In-process, shared-memory IPC, HTTP and gRPC to one core, interleaved in one run (BENCHMARKS.md, section 2).
+  # In-process, shared-memory IPC, HTTP and gRPC to one core, interleaved in one run (docs/benchmarks/perf-transports.md).
   run transports --model-repository examples/models -m identity \
     --json "$R/transports-identity.json" --markdown "$R/transports-identity.md"
 fi
@@ -94,7 +94,7 @@ if [[ "$what" == comparison || "$what" == all ]]; then
 fi
 
 if [[ "$what" == pytorch || "$what" == all ]]; then
-  # The PyTorch backend against libtorch called directly (BENCHMARKS.md, "TorchScript"): a compute-bound MLP, and
+  # The PyTorch backend against libtorch called directly (docs/benchmarks/real-models.md, "TorchScript"): a compute-bound MLP, and
   # the example's tiny one, where Ingot's own overhead shows.
   "${JAVA[@]}" -cp "$CP" io.ingot.perf.baseline.Comparison torchscript --concurrency 1,2,4,8,16 \
     --out benchmarks/results/pytorch/mlp-256-1024-16 2>&1 | grep -v '^INFO\|^[A-Z][a-z][a-z] [0-9]'

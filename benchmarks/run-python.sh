@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Python backend's measurements of BENCHMARKS.md ("Python backend"): Triton's add_sub in Python through Ingot
+# The Python backend's measurements of docs/benchmarks/python-backend.md: Triton's add_sub in Python through Ingot
 # (in-process core, `ingot perf`) against the built-in add_sub in the same kind of run, and against the same
 # execute() in a plain Python loop; concurrency 1 and 16; rounds interleaved. Raw results: benchmarks/results/python.
 # Usage: benchmarks/run-python.sh [ROUNDS]   (./ingot builds what it needs on first use)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The plain-Python baseline of BENCHMARKS.md's Python-backend section: a Triton model's execute() called in a loop.
+"""The plain-Python baseline of docs/benchmarks/python-backend.md: a Triton model's execute() called in a loop.
 
 Each call gets what the stub would hand it, one request of [1, 16] FP32 INPUT0 and INPUT1 as pb_utils tensors, built
 inside the timed region as the stub builds them; nothing else (no server, no shared memory, no other process). The

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns benchmarks/results/python/*.json (written by benchmarks/run-python.sh) into BENCHMARKS.md's tables."""
+"""Turns benchmarks/results/python/*.json (written by benchmarks/run-python.sh) into the tables of docs/benchmarks/python-backend.md."""
 
 import glob
 import json

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns the JMH JSON results of benchmarks/run-jmh.sh into the Markdown tables of BENCHMARKS.md, section 1.
+"""Turns the JMH JSON results of benchmarks/run-jmh.sh into the Markdown tables of docs/benchmarks/jmh.md.
 
 Usage: benchmarks/results/jmh-tables.py [benchmarks/results/jmh]
 Each table names the command that produced it (the .cmd file beside each .json)."""

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Turns the JSON reports of `ingot perf` (benchmarks/results/perf/*.json) into the Markdown tables of BENCHMARKS.md.
+"""Turns the JSON reports of `ingot perf` (benchmarks/results/perf/*.json) into the Markdown tables of
+docs/benchmarks/perf-transports.md.
 
 Usage: benchmarks/results/perf-tables.py REPORT.json...   Each table names the command that produced it."""
 import json

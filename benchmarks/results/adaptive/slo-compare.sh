@@ -16,7 +16,7 @@
 #      configurations are swept over the same ladder, one after another.
 # Throughput at the SLO is the most a configuration delivered at a level whose p99 is within the SLO. Results:
 # benchmarks/results/adaptive/slo/<model>-<arrivals>/ (JSON and CSV per configuration, tune's files, a plot), then
-# `benchmarks/results/adaptive/slo-tables.py` prints the tables of BENCHMARKS.md.
+# `benchmarks/results/adaptive/slo-tables.py` prints the tables of docs/benchmarks/slo.md.
 #
 # Usage (from anywhere): benchmarks/results/adaptive/slo-compare.sh cost|minilm|resnet50|all
 # SLO_OUT=DIR writes under DIR instead of benchmarks/results/adaptive/slo (to keep an earlier run's results);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tables for BENCHMARKS.md from slo-compare.sh's sweeps (benchmarks/results/adaptive/slo/<model>-<arrivals>/).
+"""Tables for docs/benchmarks/slo.md from slo-compare.sh's sweeps (benchmarks/results/adaptive/slo/<model>-<arrivals>/).
 
 For each model and arrival process, each configuration's sweep over the same ladder of mean rates gives:
   * throughput at the SLO: the most inferences/s at a level whose p99 is within the SLO, with no failed request;

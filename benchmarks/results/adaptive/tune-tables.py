@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Tables for BENCHMARKS.md from tune-compare.sh's sweeps: per arrival process, the bundled static config
-(candidate 1), the best static candidate, the best adaptive and the best AIMD candidate (the most throughput with
-p99 within the budget and no error; within 2% the lower p99 wins, as `ingot tune` chooses), and how many of each
-policy's candidates met the budget. Usage: tune-tables.py [RATE]"""
+"""Tables for docs/benchmarks/adaptive-batching.md (§11) from tune-compare.sh's sweeps: per arrival process, the
+bundled static config (candidate 1), the best static candidate, the best adaptive and the best AIMD candidate (the
+most throughput with p99 within the budget and no error; within 2% the lower p99 wins, as `ingot tune` chooses), and
+how many of each policy's candidates met the budget. Usage: tune-tables.py [RATE]"""
 import csv, os, sys
 
 here = os.path.dirname(os.path.abspath(__file__))

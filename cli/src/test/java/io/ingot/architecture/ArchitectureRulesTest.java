@@ -99,6 +99,15 @@ class ArchitectureRulesTest
     }
 
     @Test
+    void theDisruptorStaysABaseline()
+    {
+        noClasses().should().dependOnClassesThat().resideInAPackage("com.lmax.disruptor..")
+            .because("the LMAX Disruptor is a measured baseline of the intake ring, in the benchmarks module only "
+                + "(docs/benchmarks/ring-choice.md); the core runs the ring module's RequestRing")
+            .check(classes);
+    }
+
+    @Test
     void backendsNeverImportEachOtherTheRuntimeOrAFrontend()
     {
         for (final String backend : BACKENDS)

@@ -26,8 +26,8 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code ingot perf baselines}: Ingot's in-process path against the batchers it must beat and the floors, in one run
- * (see {@code --help} and {@code BENCHMARKS.md}). Exit codes as {@code ingot perf}: 0 measured, 1 failure, 2 bad
- * input.
+ * (see {@code --help}; results in {@code docs/benchmarks/hot-path.md}). Exit codes as {@code ingot perf}: 0 measured,
+ * 1 failure, 2 bad input.
  */
 @Command(name = "baselines", mixinStandardHelpOptions = true, sortOptions = false,
     description = {

@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code ingot perf}: measures a model's latency and throughput under load, as Triton's perf_analyzer does. See the
- * {@code --help} text for the modes; {@code BENCHMARKS.md} for results.
+ * {@code --help} text for the modes; {@code BENCHMARKS.md} for results (the runs behind them:
+ * {@code docs/benchmarks/}).
  *
  * <p>Exit codes: 0 when measured; 2 for bad input (range, option combination, shape); 1 when the endpoint cannot be
  * reached, the model is unknown or not ready, or every request fails. An interrupted run (Ctrl-C) still writes the

@@ -34,7 +34,7 @@ import java.util.concurrent.Callable;
 /**
  * {@code ingot perf transports}: the round-trip latency of one model through the in-process API, shared-memory IPC,
  * HTTP and gRPC, all served by one core in this process and measured in the same run (see {@code --help} and
- * {@code BENCHMARKS.md}). Exit codes as {@code ingot perf}: 0 measured, 1 failure, 2 bad input.
+ * {@code docs/benchmarks/perf-transports.md}). Exit codes as {@code ingot perf}: 0 measured, 1 failure, 2 bad input.
  */
 @Command(name = "transports", mixinStandardHelpOptions = true, sortOptions = false,
     description = {

@@ -13,7 +13,7 @@ import java.util.Locale;
  * What {@code ingot perf transports} measured: per payload size, the round-trip latency through each transport, the
  * ratio of each median to the in-process median, and whether the IPC transport meets its goals — a median within
  * {@value #IPC_MAX_RATIO}x of in-process and at least {@value #GRPC_MIN_RATIO}x below gRPC's. Printed as a table,
- * written as JSON or as Markdown ready for {@code BENCHMARKS.md}.
+ * written as JSON or as Markdown ready for {@code docs/benchmarks/perf-transports.md}.
  *
  * @param model            the model
  * @param command          the command line that produced the run
@@ -139,7 +139,7 @@ record TransportReport(String model, String command, RunReport.Machine machine, 
         }
     }
 
-    /** @return the tables as Markdown, headed by the command, ready for {@code BENCHMARKS.md}. */
+    /** @return the tables as Markdown, headed by the command, ready for {@code docs/benchmarks/}. */
     String markdown()
     {
         final StringBuilder md = new StringBuilder();

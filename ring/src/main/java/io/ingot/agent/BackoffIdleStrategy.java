@@ -18,8 +18,8 @@ import java.util.function.BooleanSupplier;
  * <p>Why the spin is so short and the rest yields: on a machine whose cores are shared (two cores, other work), the
  * thread a waiter waits for is often queued behind it on the same core. A waiter that spins keeps it off that core for
  * the whole spin — on a loaded 2-core machine a 20 µs spin on each side of a hand-off cost 53.5 µs per round trip where
- * a park cost 7.1 µs in the same run ({@code BENCHMARKS.md}, section 0) — while one that yields lets it run at once,
- * and still catches a quick answer without a wake-up when the cores are free.
+ * a park cost 7.1 µs in the same run ({@code docs/benchmarks/hot-path.md}, section 0) — while one that yields lets it
+ * run at once, and still catches a quick answer without a wake-up when the cores are free.
  *
  * <p>Before it sleeps, the strategy arms the bell and asks {@code pending} once more (the {@link Bell} protocol), so a
  * ring is never lost. Owned by one thread.

@@ -1,9 +1,11 @@
 package io.ingot.benchmarks.jmh;
 
 import io.ingot.api.IdleMode;
+import io.ingot.benchmarks.ring.DisruptorRequestRing;
 import io.ingot.perf.pipeline.Pipeline;
 import io.ingot.perf.pipeline.PipelineSlot;
 import io.ingot.perf.pipeline.Pipelines;
+import io.ingot.ring.RequestRing;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -30,6 +32,11 @@ import java.util.concurrent.TimeUnit;
  * alone ({@link Pipelines#createBatcherOnly}): nothing executes, a formed batch's requests complete at once, so what is
  * measured is accepting requests and forming batches — for Ingot its model scheduler (intake ring, batching role,
  * Triton's dynamic batch policy), without the core's validation, assembly and responses.
+ *
+ * <p>Ingot's pipelines run on the core's intake ring, the ring module's fetch-and-add {@link RequestRing}, unless
+ * {@code benchmarks/target/disruptor-ring} comes first on the class path ({@code benchmarks/intake-rounds.sh}'s
+ * {@code ingot-disruptor} pipelines): then the same core runs over the LMAX Disruptor's ring
+ * ({@link DisruptorRequestRing}). The log names the ring that ran.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -75,11 +82,15 @@ public class IntakeBenchmark
         };
     }
 
-    /** Stops it, and says how large its batches were (requests per execution), which explains its rate. */
+    /**
+     * Stops it, and says how large its batches were (requests per execution), which explains its rate, and which
+     * intake ring the core ran on.
+     */
     @TearDown(Level.Trial)
     public void stop()
     {
         served.close();
+        System.out.println("intake ring: " + DisruptorRequestRing.describe(RequestRing.class));
         final long executions = served.executions();
         System.out.printf("%s (%s): %d requests in %d executions, %.1f per execution%n", pipeline, scope,
             served.requests(), executions, executions == 0 ? 0.0 : (double)served.requests() / executions);
@@ -128,17 +139,10 @@ public class IntakeBenchmark
 
         private static void awaitFree(final PipelineSlot slot)
         {
-            int spins = 0;
+            int looks = 0;
             while (!slot.isDone())
             {
-                if (++spins < 64)
-                {
-                    Thread.onSpinWait();
-                }
-                else
-                {
-                    Thread.yield();
-                }
+                SpinThenYield.pause(++looks);
             }
         }
     }
