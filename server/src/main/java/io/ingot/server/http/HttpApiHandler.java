@@ -3,6 +3,7 @@ package io.ingot.server.http;
 import io.ingot.api.DecoupledModelException;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
+import io.ingot.api.InferenceRequest;
 import io.ingot.server.access.RestrictedApis;
 import io.ingot.server.protocol.InferCall;
 import io.ingot.server.trace.ServerTrace;
@@ -26,9 +27,12 @@ import java.util.concurrent.RejectedExecutionException;
  * One connection's KServe v2 handler: routes each request, answers control endpoints, and runs inference
  * asynchronously through the core's callback API.
  *
- * <p>Requests on a connection are answered strictly in order, one at a time: while one is in progress, reading stops
- * and pipelined requests wait in a queue. Everything here runs on the connection's event loop; the core's callback
- * only hands the response back to that loop, and blocking calls go to {@link HttpApi#blockingExecutor()}.
+ * <p>Requests on a connection are answered strictly in order, one at a time: pipelined requests wait in a queue, and
+ * while one waits, reading stops. While a request is in progress and none waits, the connection is still read, so
+ * that a client that goes away is noticed at once: its inference, if still queued, is cancelled (answered CANCELLED
+ * inside the core, never executed, counted as a CANCELED failure). A client that half-closes its side after sending
+ * (shutdown for writing) is taken as gone too. Everything here runs on the connection's event loop; the core's
+ * callback only hands the response back to that loop, and blocking calls go to {@link HttpApi#blockingExecutor()}.
  *
  * <p>A request to an endpoint restricted with {@code --http-restricted-api} without the expected header is answered
  * 403 before anything else, as Triton answers it. Every received request is counted in {@link HttpApi#drain()}
@@ -43,6 +47,8 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
     private final HttpConnectionTimer timer;
     private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>(2);
     private boolean busy;
+    /** The inference in progress, cancelled if the client goes away before it is answered; {@code null} if none. */
+    private InferenceRequest cancellable;
 
     /**
      * @param api   the shared state
@@ -66,6 +72,7 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
         if (busy)
         {
             waiting.add(request);
+            ctx.channel().config().setAutoRead(false);
             return;
         }
         process(ctx, request);
@@ -75,7 +82,8 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
     {
         busy = true;
         timer.serving();
-        ctx.channel().config().setAutoRead(false);
+        // Read on only while nothing waits: enough to see the client go away, never an unbounded queue.
+        ctx.channel().config().setAutoRead(waiting.isEmpty());
         final boolean keepAlive = HttpUtil.isKeepAlive(request);
         final HttpRoute route = HttpRouter.route(request.method(), request.uri());
         final RestrictedApis.Restriction restriction = route instanceof HttpRoute.NotFound ? null
@@ -172,6 +180,7 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
                 call.request().trace(trace.core());
                 exchange.trace(trace, api.tracer());
             }
+            cancellable = call.request();
             api.core().submit(call.request(), exchange);
         }
         catch (final DecoupledModelException decoupled)
@@ -220,6 +229,7 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
      */
     void send(final ChannelHandlerContext ctx, final FullHttpResponse response, final boolean keepAlive)
     {
+        cancellable = null;
         HttpUtil.setContentLength(response, response.content().readableBytes());
         final boolean staysOpen = keepAlive && !api.drain().isDraining();
         if (!staysOpen)
@@ -275,6 +285,14 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
     @Override
     public void channelInactive(final ChannelHandlerContext ctx)
     {
+        final InferenceRequest abandoned = cancellable;
+        cancellable = null;
+        if (abandoned != null)
+        {
+            // Nobody will read the answer: a request still queued is dropped unexecuted (answered CANCELLED in the
+            // core, whose answer is then only freed); one already executing completes.
+            abandoned.cancel();
+        }
         drainWaiting();
         ctx.fireChannelInactive();
     }
