@@ -4,6 +4,8 @@ import io.ingot.api.DecoupledModelException;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceRequest;
+import io.ingot.api.ModelMetadata;
+import io.ingot.api.ResponseStreamListener;
 import io.ingot.server.access.RestrictedApis;
 import io.ingot.server.protocol.InferCall;
 import io.ingot.server.trace.ServerTrace;
@@ -16,8 +18,10 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 
 import java.util.ArrayDeque;
@@ -45,6 +49,7 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
 
     private final HttpApi api;
     private final HttpConnectionTimer timer;
+    private final HttpGenerateDecoder generateDecoder;
     private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>(2);
     private boolean busy;
     /** The inference in progress, cancelled if the client goes away before it is answered; {@code null} if none. */
@@ -58,6 +63,7 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
     {
         this.api = api;
         this.timer = timer;
+        this.generateDecoder = new HttpGenerateDecoder(api.decoder(), api.maxBodyBytes());
     }
 
     @Override
@@ -98,6 +104,11 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
         if (route instanceof HttpRoute.Infer infer)
         {
             infer(ctx, request, infer, keepAlive);
+            return;
+        }
+        if (route instanceof HttpRoute.Generate generate)
+        {
+            generate(ctx, request, generate, keepAlive);
             return;
         }
         if (HttpControlEndpoints.blocks(route))
@@ -201,6 +212,48 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
         }
     }
 
+    /**
+     * Triton's generate extension: the body is mapped to the model's inputs and parameters by its metadata, and the
+     * responses are written as {@link HttpGenerateExchange} says.
+     */
+    private void generate(final ChannelHandlerContext ctx, final FullHttpRequest request,
+        final HttpRoute.Generate route, final boolean keepAlive)
+    {
+        final InferCall call = new InferCall(ctx.alloc(), route.model(), route.version());
+        try
+        {
+            // Triton's HandleGenerate: the model's metadata first (an unknown model fails here), then the coding.
+            final ModelMetadata metadata = api.core().modelMetadata(route.model(), route.version());
+            final String coding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);
+            if (coding != null && !coding.isBlank() && !coding.strip().equalsIgnoreCase("identity"))
+            {
+                throw new InferenceException(ErrorCode.INVALID_ARG,
+                    "Unsupported content-encoding, only 'identity' is supported.");
+            }
+            generateDecoder.decode(call, metadata, request.content());
+            cancellable = call.request();
+            api.core().submit(call.request(),
+                (ResponseStreamListener) new HttpGenerateExchange(this, ctx, call, route.streaming(), keepAlive));
+        }
+        catch (final InferenceException failure)
+        {
+            call.release();
+            send(ctx, HttpResponses.error(ctx.alloc(), failure), keepAlive);
+        }
+        catch (final RuntimeException bug)
+        {
+            call.release();
+            LOG.log(System.Logger.Level.ERROR, "generate request for model '" + route.model() + "' failed", bug);
+            send(ctx, HttpResponses.error(ctx.alloc(), new InferenceException(ErrorCode.INTERNAL, "internal error "
+                + "while submitting the request for model '" + route.model() + "': " + bug)), keepAlive);
+        }
+        finally
+        {
+            // The inputs are copies: the body is not needed once they are made.
+            request.release();
+        }
+    }
+
     /** @return the request body, decompressed if needed, owned by the caller; the request is released. */
     private ByteBuf decodedBody(final ChannelHandlerContext ctx, final FullHttpRequest request)
     {
@@ -239,21 +292,66 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
         if (!ctx.channel().isActive())
         {
             response.release();
-            api.drain().answered();
-            drainWaiting();
+            answered(ctx, false);
             return;
         }
         ctx.writeAndFlush(response).addListener((ChannelFutureListener) written ->
+            answered(ctx, staysOpen && written.isSuccess()));
+    }
+
+    /**
+     * Starts a streamed (chunked) response: writes its head; the caller writes the chunks, then calls
+     * {@link #endStream}. Event loop only.
+     *
+     * @param ctx       the connection
+     * @param head      the status line and headers
+     * @param keepAlive whether the request asked to keep the connection
+     * @return whether the connection stays open after the response, for {@link #endStream}
+     */
+    boolean startStream(final ChannelHandlerContext ctx, final HttpResponse head, final boolean keepAlive)
+    {
+        final boolean staysOpen = keepAlive && !api.drain().isDraining();
+        if (!staysOpen)
         {
-            api.drain().answered();
-            if (!staysOpen || !written.isSuccess())
-            {
-                drainWaiting();
-                ctx.close();
-                return;
-            }
-            next(ctx);
-        });
+            head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        }
+        HttpUtil.setTransferEncodingChunked(head, true);
+        if (ctx.channel().isActive())
+        {
+            ctx.writeAndFlush(head);
+        }
+        return staysOpen;
+    }
+
+    /**
+     * Ends a streamed response, then moves on to the next request of the connection. Event loop only.
+     *
+     * @param ctx       the connection
+     * @param staysOpen what {@link #startStream} returned
+     */
+    void endStream(final ChannelHandlerContext ctx, final boolean staysOpen)
+    {
+        cancellable = null;
+        if (!ctx.channel().isActive())
+        {
+            answered(ctx, false);
+            return;
+        }
+        ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener((ChannelFutureListener) written ->
+            answered(ctx, staysOpen && written.isSuccess()));
+    }
+
+    /** The current request's answer was written (or dropped): the next request, or the connection closes. */
+    private void answered(final ChannelHandlerContext ctx, final boolean keepReading)
+    {
+        api.drain().answered();
+        if (!keepReading)
+        {
+            drainWaiting();
+            ctx.close();
+            return;
+        }
+        next(ctx);
     }
 
     private void next(final ChannelHandlerContext ctx)
