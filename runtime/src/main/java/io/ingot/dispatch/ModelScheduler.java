@@ -342,7 +342,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         final int status = policy.decide(clock.nanoTime(), instance, batch, ended);
         final int left = policy.queuedRequests();
         publishQueued(left);
-        if (refusing && left == 0)
+        if (left == 0 && refusing)
         {
             noteIfRunOut();
         }
@@ -437,7 +437,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         final long next = policy.sweep(clock.nanoTime(), ended);
         final int left = policy.queuedRequests();
         publishQueued(left);
-        if (refusing && left == 0)
+        if (left == 0 && refusing)
         {
             noteIfRunOut();
         }
