@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -137,6 +138,13 @@ class ReloadWithoutLossTest
                 ModelLoadOverrides.config(json(8, ",\"no_such_field\":1"))));
             assertTrue(unknownField.getMessage().startsWith("failed to load 'm', failed to poll from model "
                 + "repository"), unknownField.getMessage());
+            // Triton's L0_lifecycle test_model_reload_fail: the new version fails to load, the old one serves on.
+            Files.createFile(repo.resolve("m/1").resolve(RecordingBackend.FAIL_LOAD));
+            final InferenceException versionFails = assertThrows(InferenceException.class, () -> core.loadModel("m",
+                ModelLoadOverrides.config(json(4, ",\"dynamic_batching\":{}"))));
+            assertEquals(ErrorCode.INVALID_ARG, versionFails.code());
+            assertEquals("load failed for model 'm': version 1 is at UNAVAILABLE state: Internal: injected load "
+                + "failure of version 1;", versionFails.getMessage());
             assertTrue(core.isModelReady("m", 1), "the old version keeps serving");
             assertEquals(8, core.modelConfig("m", 1).getMaxBatchSize());
             final long before = clients.answered();
