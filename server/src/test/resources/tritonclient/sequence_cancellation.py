@@ -23,11 +23,22 @@ def inputs():
     return [tensor]
 
 
-def canceled(model):
+def metric(pattern):
     text = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % METRICS, timeout=10).read().decode()
-    match = re.search(r'nv_inference_request_failure\{model="%s",reason="CANCELED",version="1"\} (\d+)' % model, text)
-    assert match, "no CANCELED metric for " + model
+    match = re.search(pattern, text)
+    assert match, "no metric " + pattern
     return int(match.group(1))
+
+
+def canceled(model):
+    return metric(r'nv_inference_request_failure\{model="%s",reason="CANCELED",version="1"\} (\d+)' % model)
+
+
+def wait_pending(model, count):
+    deadline = time.time() + 30
+    while metric(r'nv_inference_pending_request_count\{model="%s",version="1"\} (\d+)' % model) != count:
+        assert time.time() < deadline, "never %d requests pending in %s" % (count, model)
+        time.sleep(0.02)
 
 
 def call(model, sequence_id, start=False, end=False):
@@ -61,7 +72,7 @@ def queued_requests_cancel_the_sequence(model, first_id):
     start, started = call(model, first_id, start=True)
     time.sleep(1)  # the START request executes (3 s)
     queued = [call(model, first_id) for _ in range(2)]
-    time.sleep(0.5)  # both are queued
+    wait_pending(model, 2)
     assert not queued[0][1]["done"] and not queued[1][1]["done"]
     queued[0][0].cancel()  # cancelling any queued request cancels the entire sequence
     assert_cancelled(queued[0][1])
@@ -78,8 +89,11 @@ def backlogged_requests_cancel_the_sequence():
     before = canceled(model)
     _, saturating = call(model, 21, start=True)
     time.sleep(1)
-    backlog = [call(model, 22, start=(i == 0)) for i in range(2)]
-    time.sleep(0.5)
+    backlog = []
+    for index in range(2):
+        # One after the other: two calls in flight at once may reach the server in either order.
+        backlog.append(call(model, 22, start=(index == 0)))
+        wait_pending(model, index + 1)
     backlog[0][0].cancel()
     assert_cancelled(backlog[0][1])
     assert_cancelled(backlog[1][1])
@@ -105,6 +119,9 @@ def stream_cancellation():
     print("PASS cancelling a stream cancels its requests")
 
 
+for model in ("sequence_direct", "sequence_oldest"):
+    # Warm both sides up, so that a START sent first surely arrives first.
+    client.infer(model, inputs(), sequence_id=99, sequence_start=True, sequence_end=True)
 for model, first in (("sequence_direct", 1), ("sequence_oldest", 11)):
     queued_requests_cancel_the_sequence(model, first)
 backlogged_requests_cancel_the_sequence()

@@ -43,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SequenceCancellationTest
 {
     /** Triton's configurations from test.sh, with a shorter delay. */
-    private static String sequenceModel(final String name, final String strategy)
+    static String sequenceModel(final String name, final String strategy)
     {
         return "name: '" + name + "' backend: 'identity' max_batch_size: 1"
             + " input [{ name: 'INPUT0' data_type: TYPE_FP32 dims: [ -1 ] }]"
@@ -203,6 +203,7 @@ class SequenceCancellationTest
         final Call saturating = new Call(model, 11, true);
         Thread.sleep(1000);
         final Call first = new Call(model, 12, true);
+        awaitQueued(model, 1);  // two calls in flight at once may reach the server in either order
         final Call second = new Call(model, 12, false);
         awaitQueued(model, 2);
         first.cancel();

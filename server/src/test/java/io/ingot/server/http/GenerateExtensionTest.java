@@ -4,7 +4,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.ingot.api.CoreOptions;
 import io.ingot.api.ModelStatistics;
-import io.ingot.config.proto.ModelConfig;
+import io.ingot.server.testing.ExampleModels;
 import io.ingot.server.testing.RawHttp;
 import io.ingot.server.testing.ServingFixture;
 import io.ingot.testing.TestModels;
@@ -12,16 +12,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -40,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class GenerateExtensionTest
 {
     private final ServingFixture server = new ServingFixture(CoreOptions.builder()
-        .model(repeatConfig())
+        .model(ExampleModels.config("repeat_int32"))
         .model(TestModels.config("name: 'text' backend: 'identity' max_batch_size: 0"
             + " input [{ name: 'text_input' data_type: TYPE_STRING dims: [1] }]"
             + " output [{ name: 'text_output' data_type: TYPE_STRING dims: [1] }]"))
@@ -57,20 +53,6 @@ class GenerateExtensionTest
     void stop()
     {
         server.close();
-    }
-
-    private static ModelConfig repeatConfig()
-    {
-        final Path root = Path.of(System.getProperty("ingot.examples", "../examples/models"));
-        final Path examples = Files.isDirectory(root) ? root : Path.of("../../examples/models");
-        try
-        {
-            return TestModels.config(Files.readString(examples.resolve("repeat_int32").resolve("config.pbtxt")));
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
     }
 
     private static String text(final HttpResponse<byte[]> response)
