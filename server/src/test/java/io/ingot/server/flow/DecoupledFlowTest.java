@@ -41,7 +41,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DecoupledFlowTest
 {
-    private final ServingFixture server = new ServingFixture(CoreOptions.builder().model(ExampleModels.config("repeat_int32"))
+    private final ServingFixture server = new ServingFixture(CoreOptions.builder()
+        .model(ExampleModels.config("repeat_int32"))
         .model(TestModels.config("name: 'identity_int' backend: 'identity' max_batch_size: 0"
             + " input [{ name: 'INPUT0' data_type: TYPE_INT32 dims: [1] }]"
             + " output [{ name: 'OUTPUT0' data_type: TYPE_INT32 dims: [1] }]"))

@@ -53,7 +53,8 @@ class TritonClientCancellationTest
         final Path script = Path.of(getClass().getResource("/tritonclient/sequence_cancellation.py").toURI());
         try (ServingFixture server = new ServingFixture(CoreOptions.builder()
                 .model(TestModels.config(SequenceCancellationTest.sequenceModel("sequence_direct", "direct { }")))
-                .model(TestModels.config(SequenceCancellationTest.sequenceModel("sequence_oldest", "oldest { max_candidate_sequences: 1 }")))
+                .model(TestModels.config(SequenceCancellationTest.sequenceModel("sequence_oldest",
+                    "oldest { max_candidate_sequences: 1 }")))
                 .build(), UnaryOperator.identity());
              ChildProcess probe = ChildProcess.start(List.of("/usr/bin/env", "PYTHONPATH=" + library, python, "-P",
                  "-c", "import numpy, grpc, tritonclient.grpc")))
