@@ -451,8 +451,10 @@ public final class InferenceRequest
      * Asks for cancellation; safe from any thread, and returns at once (it only flags the request and wakes the
      * thread that will answer it: the model's idle instance, or the core's timekeeper while every instance is busy).
      * A request still queued is answered with {@link ErrorCode#CANCELLED}; one already executing
-     * completes normally (as in Triton). Calling it on a request that is not in flight has no effect on its next
-     * submission, which clears the flag.
+     * completes normally (as in Triton). A request in a sequence cancels its sequence: every request of it still
+     * queued is answered CANCELLED and the sequence ends (as Triton's sequence batcher does). Calling it on a request
+     * that is not in flight (twice, or after its response) has no effect on its next submission, which clears the
+     * flag.
      */
     public void cancel()
     {

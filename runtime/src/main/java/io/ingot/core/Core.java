@@ -342,13 +342,17 @@ public final class Core implements InferenceCore
         return configs;
     }
 
-    /** Puts a model's slot in the table and stops the versions of the slot it replaces. */
+    /**
+     * Puts a model's slot in the table and retires the versions of the slot it replaces: from the switch on, new
+     * requests go to the new versions (a request that raced the switch is sent on, see {@link #submit}), and the old
+     * ones run what they accepted before they stop.
+     */
     void install(final String name, final ModelSlot slot)
     {
         final ModelSlot previous = models.put(name, slot);
         if (previous != null)
         {
-            previous.versions().values().forEach(ServedVersion::stop);
+            previous.versions().values().forEach(ServedVersion::retire);
         }
     }
 
@@ -377,13 +381,62 @@ public final class Core implements InferenceCore
     @Override
     public void submit(final InferenceRequest request, final ResponseListener listener)
     {
-        accepting(request, listener).submit(request, listener);
+        route(request, listener, null);
     }
 
     @Override
     public void submit(final InferenceRequest request, final ResponseStreamListener listener)
     {
-        accepting(request, listener).submit(request, listener);
+        route(request, null, listener);
+    }
+
+    /** Hands a request to the version it names, or to the one that replaced it if a reload raced the hand-over. */
+    private void route(final InferenceRequest request, final ResponseListener listener,
+        final ResponseStreamListener stream)
+    {
+        ServedVersion served = accepting(request, stream != null ? stream : listener);
+        while (true)
+        {
+            try
+            {
+                if (stream != null)
+                {
+                    served.submit(request, stream);
+                }
+                else
+                {
+                    served.submit(request, listener);
+                }
+                return;
+            }
+            catch (final InferenceException refused)
+            {
+                served = replacementOf(served, request, refused);
+            }
+        }
+    }
+
+    /**
+     * A request refused by a version that a reload replaced meanwhile (it looked the version up just before the
+     * switch) goes to the version that serves now, so that a reload loses no request. Any other refusal stands.
+     *
+     * @return the version that replaced {@code refusing}
+     * @throws InferenceException {@code refused}, when {@code refusing} still serves or nothing replaced it
+     */
+    private ServedVersion replacementOf(final ServedVersion refusing, final InferenceRequest request,
+        final InferenceException refused)
+    {
+        if (refusing.isReady() || closed)
+        {
+            throw refused;
+        }
+        final ModelSlot slot = models.get(request.modelName());
+        final ServedVersion now = slot == null ? null : slot.version(request.modelVersion());
+        if (now == null || now == refusing)
+        {
+            throw refused;
+        }
+        return now;
     }
 
     /** @return the model version that takes the request, after the checks both submit forms make */

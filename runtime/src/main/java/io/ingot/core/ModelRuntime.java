@@ -56,6 +56,7 @@ import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One loaded model version: its configuration, backend, scheduler, instances and statistics, the validation of its
@@ -72,6 +73,9 @@ import java.util.List;
 final class ModelRuntime implements InstanceHost, ServedVersion
 {
     private static final Logger LOG = System.getLogger(ModelRuntime.class.getName());
+
+    /** How long a replaced version may take to run its queue out before the rest is answered UNAVAILABLE. */
+    static final long RETIRE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
 
     private final String name;
     private final long version;
@@ -368,7 +372,11 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         }
         catch (final RuntimeException ex)
         {
-            stats.shared().requestFailed(0, FailureReason.REJECTED);
+            if (!scheduler.isRefusing() || scheduler.isStopping())
+            {
+                // Not counted when retiring: the core sends the request on to the version that replaced this one.
+                stats.shared().requestFailed(0, FailureReason.REJECTED);
+            }
             pending.clear();
             RequestLifecycle.end(request);
             throw ex;
@@ -567,11 +575,11 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         return stats.snapshot(name, Long.toString(version));
     }
 
-    /** @return whether the version still accepts requests */
+    /** @return whether the version still accepts requests (false once it is retiring or stopping) */
     @Override
     public boolean isReady()
     {
-        return !scheduler.isStopping();
+        return !scheduler.isRefusing();
     }
 
     /** @return the requests accepted and not yet executing or answered (a batch the rate limiter holds back counts) */
@@ -584,6 +592,24 @@ final class ModelRuntime implements InstanceHost, ServedVersion
             waiting += claims.get(i).waitingRequests();  // formed batches the rate limiter holds back: still pending
         }
         return scheduler.queuedRequests() + waiting;
+    }
+
+    /**
+     * Retires the version a reload replaced: refuses new requests at once (the core sends them to the version that
+     * replaced it), runs what it accepted on its own instances, then stops. Requests still queued after
+     * {@link #RETIRE_TIMEOUT_NS} are answered UNAVAILABLE by the stop.
+     */
+    @Override
+    public void retire()
+    {
+        scheduler.retire();
+        if (!scheduler.awaitRunOut(RETIRE_TIMEOUT_NS))
+        {
+            LOG.log(Level.WARNING, "model '" + name + "' version " + version + " was replaced, and its queue did not "
+                + "run out within " + TimeUnit.NANOSECONDS.toSeconds(RETIRE_TIMEOUT_NS) + " s: the requests still "
+                + "queued are answered UNAVAILABLE");
+        }
+        stop();
     }
 
     /**

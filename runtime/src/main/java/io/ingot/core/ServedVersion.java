@@ -56,4 +56,13 @@ interface ServedVersion
 
     /** Stops: refuses new requests and answers every accepted one before it returns. */
     void stop();
+
+    /**
+     * Stops a version that a reload replaced: refuses new requests at once, and answers every accepted one before it
+     * returns, running the queued ones rather than refusing them where the version can.
+     */
+    default void retire()
+    {
+        stop();
+    }
 }

@@ -17,6 +17,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -49,7 +50,9 @@ import java.util.function.Consumer;
  *
  * <p><b>Stopping.</b> {@link #stop()} refuses new requests; a producer that claimed a slot after the stop publishes a
  * tombstone and is refused, so every request is either refused synchronously or answered exactly once: the holder
- * of the role at stop waits for every claimed slot to be published and ends every queued request.
+ * of the role at stop waits for every claimed slot to be published and ends every queued request. {@link #retire()}
+ * (a reload replacing the version) refuses new requests the same way but lets the instances run the queue out
+ * ({@link #awaitRunOut}) before the stop, so that nothing accepted is answered UNAVAILABLE.
  *
  * <p>Thread-safe: {@link #submit} and {@link #requestSweep} from any thread; the role operations from instances and
  * the timekeeper.
@@ -66,6 +69,10 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     public static final int STOPPER = -3;
 
     private static final VarHandle QUEUED;
+    /** How often {@link #awaitRunOut} looks whether the queue ran out. */
+    private static final long POLL_NS = TimeUnit.MICROSECONDS.toNanos(200);
+    /** How often it asks a role holder to look again. */
+    private static final long NUDGE_NS = TimeUnit.MILLISECONDS.toNanos(20);
 
     static
     {
@@ -94,6 +101,8 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     private final Consumer<PendingRequest> intake;
     private final AtomicInteger role = new AtomicInteger(FREE);
     private Seat[] seats = new Seat[0];
+    /** Retiring: set by a role holder once nothing accepted waits in the ring or the policy. */
+    private volatile boolean runOut;
 
 
     /**
@@ -156,7 +165,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     public void submit(final PendingRequest pending)
     {
         final InferenceRequest request = pending.request;
-        if (stopping)
+        if (refusing)
         {
             throw stoppingError(request);
         }
@@ -184,10 +193,15 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
             helpDrain();
         }
         // The claim above is a full fence: a stop that read the ring's tail before it is seen here.
-        if (stopping)
+        if (refusing)
         {
             ring.publish(sequence, null);
             admission.release(level);
+            if (!stopping)
+            {
+                // A retirement waits until every claimed slot is drained: the tombstone must be looked at.
+                requestSweep();
+            }
             throw stoppingError(request);
         }
         ring.publish(sequence, pending);
@@ -326,7 +340,12 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         clearSweepRequest();
         ring.drain(intake);
         final int status = policy.decide(clock.nanoTime(), instance, batch, ended);
-        publishQueued(policy.queuedRequests());
+        final int left = policy.queuedRequests();
+        publishQueued(left);
+        if (left == 0 && refusing)
+        {
+            noteIfRunOut();
+        }
         return status;
     }
 
@@ -416,7 +435,12 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         clearSweepRequest();
         ring.drain(intake);
         final long next = policy.sweep(clock.nanoTime(), ended);
-        publishQueued(policy.queuedRequests());
+        final int left = policy.queuedRequests();
+        publishQueued(left);
+        if (left == 0 && refusing)
+        {
+            noteIfRunOut();
+        }
         timekeeperWakeNs = next;
         return next;
     }
@@ -480,11 +504,66 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         return stopping || sweepRequested || ring.hasPublished();
     }
 
+    // ----- retiring (a reload) -----
+
+    /**
+     * Refuses new requests, as a stop does, while the instances go on running what was accepted: the version is being
+     * replaced, and its queue is to finish here. {@link #awaitRunOut} then waits until the queue has run out.
+     */
+    public void retire()
+    {
+        refusing = true;
+        requestSweep();
+    }
+
+    /**
+     * Role holder, retiring, with nothing left in the policy: when every claimed slot of the ring was drained too,
+     * nothing accepted waits any more (what runs, runs on its instance; {@link #stop()} lets it finish).
+     */
+    private void noteIfRunOut()
+    {
+        if (!runOut && ring.drained() == ring.claimed())
+        {
+            runOut = true;
+        }
+    }
+
+    /**
+     * After {@link #retire()}: waits until every accepted request has left the queue (into a batch, or answered), or
+     * until the time is up.
+     *
+     * @param timeoutNs the longest wait
+     * @return whether the queue ran out in time
+     */
+    public boolean awaitRunOut(final long timeoutNs)
+    {
+        final long deadline = System.nanoTime() + timeoutNs;
+        long nextNudge = 0;
+        while (!runOut)
+        {
+            final long now = System.nanoTime();
+            if (now - deadline >= 0)
+            {
+                return false;
+            }
+            if (now - nextNudge >= 0)
+            {
+                // The queue's state is seen only by whoever holds the role: ask the watcher, a follower or the
+                // timekeeper to look (again), in case nothing else brings one of them back.
+                requestSweep();
+                nextNudge = now + NUDGE_NS;
+            }
+            LockSupport.parkNanos(POLL_NS);
+        }
+        return true;
+    }
+
     // ----- stopping -----
 
     /** Refuses new requests and wakes every thread of the model, so that the role's next holder ends the queue. */
     public void stop()
     {
+        refusing = true;
         stopping = true;
         VarHandle.fullFence();
         final Bell current = watcher;
@@ -526,6 +605,12 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     public boolean isStopping()
     {
         return stopping;
+    }
+
+    /** @return true once {@link #stop()} or {@link #retire()} was called: new requests are refused */
+    public boolean isRefusing()
+    {
+        return refusing;
     }
 
     /**

@@ -23,6 +23,8 @@ final class SchedulerFields
     abstract static class ProducerRead extends CacheLinePadding
     {
         volatile Bell watcher;
+        /** Producers are refused: set by a stop, and by a retirement (a reload), which still runs the queue. */
+        volatile boolean refusing;
         volatile boolean stopping;
         volatile boolean sweepRequested;
         volatile long timekeeperWakeNs = BatchPolicy.NO_DEADLINE;

@@ -15,9 +15,11 @@ import java.util.Iterator;
  *       once, so the ID needs a new START to be used again.</li>
  *   <li><b>Slots free up</b> ({@link #keepHouse}, {@link #releaseIfDone}) once their sequence's END was batched,
  *       once a sequence idle for longer than {@code max_sequence_idle_microseconds} has run what it queued (its ID
- *       is forgotten at once: its next request without START is refused), or when its next request was cancelled
- *       (the rest of the sequence is cancelled with it). A backlog whose earliest queue timeout passed is refused as
- *       a whole; requests with a queue timeout that hold a slot are never timed out, as in Triton.</li>
+ *       is forgotten at once: its next request without START is refused), or when any of its queued requests was
+ *       cancelled: every queued request of the sequence is then answered CANCELLED and its ID forgotten, as Triton's
+ *       sequence batcher does (a backlog with a cancelled request is cancelled as a whole). A backlog whose earliest
+ *       queue timeout passed is refused as a whole; requests with a queue timeout that hold a slot are never timed
+ *       out, as in Triton.</li>
  * </ul>
  *
  * <p>Allocation: none per request; a backlog per sequence that finds every slot taken. Threads: the holder of the
@@ -254,12 +256,15 @@ final class SequenceSlots
                     slot.mapped = false;
                     slotById.remove(slot.id, slot.key, slot);
                 }
-                final PendingRequest head = slot.queue.peekFirst();
-                if (head != null && head.isCancelled())
+                if (anyCancelled(slot.queue))
                 {
+                    // Triton's sequence batcher: a cancelled request cancels its sequence, whose slot frees.
                     endAll(slot.queue, Ending.CANCELLED, ended);
-                    slot.mapped = false;
-                    slotById.remove(slot.id, slot.key, slot);
+                    if (slot.mapped)
+                    {
+                        slot.mapped = false;
+                        slotById.remove(slot.id, slot.key, slot);
+                    }
                 }
                 releaseIfDone(slot);
             }
@@ -267,13 +272,30 @@ final class SequenceSlots
         for (final Iterator<SequenceBacklog> it = backlogs.iterator(); it.hasNext(); )
         {
             final SequenceBacklog backlog = it.next();
-            if (backlog.expiryNs <= nowNs)
+            final boolean cancelled = anyCancelled(backlog.queue);
+            if (cancelled || backlog.expiryNs <= nowNs)
             {
                 it.remove();
-                backlogById.remove(backlog.id, backlog.key, backlog);
-                endAll(backlog.queue, Ending.SEQUENCE_EXPIRED, ended);
+                if (backlog.mapped)
+                {
+                    backlogById.remove(backlog.id, backlog.key, backlog);
+                }
+                endAll(backlog.queue, cancelled ? Ending.CANCELLED : Ending.SEQUENCE_EXPIRED, ended);
             }
         }
+    }
+
+    /** @return whether the caller of any of these requests cancelled it (Triton's IsAnyRequestCancelled) */
+    private static boolean anyCancelled(final RequestDeque queue)
+    {
+        for (int i = 0; i < queue.size(); i++)
+        {
+            if (queue.get(i).isCancelled())
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private long idleDeadline(final SequenceSlot slot)

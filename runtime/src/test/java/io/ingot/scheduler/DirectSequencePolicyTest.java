@@ -331,6 +331,63 @@ class DirectSequencePolicyTest
     }
 
     @Test
+    void cancellingAnyQueuedRequestCancelsEveryQueuedRequestOfItsSequenceOnce()
+    {
+        // Triton's qa/L0_request_cancellation scheduler_test: cancelling any queued request cancels the sequence.
+        final Harness h = new Harness(1);
+        h.send(1, S, "a1");
+        assertEquals(BatchPolicy.DISPATCH, h.decide(0));
+        h.send(1, 0, "a2");
+        h.send(1, 0, "a3");
+        h.send(2, S, "b1");
+        findQueued(h, "a3").request.cancel();
+        findQueued(h, "a3").request.cancel();
+        h.ended.clear();
+        h.policy.sweep(h.now, h.ended);
+        assertEquals(List.of("a2:CANCELLED", "a3:CANCELLED"), h.endedTags(), "the request behind the head too");
+        assertEquals("2", h.policy.slotHolder(0, 0), "the slot went to the backlogged sequence");
+
+        // Cancelled twice, or its other request cancelled too: nothing is answered again.
+        findQueued(h, "a2").request.cancel();
+        h.ended.clear();
+        h.policy.sweep(h.now, h.ended);
+        assertEquals(List.of(), h.endedTags());
+        // The sequence is forgotten, as Triton erases its correlation ID: a request without START is refused.
+        h.send(1, 0, "a4");
+        assertEquals(BatchPolicy.DISPATCH, h.decide(0));
+        assertEquals(List.of("a4:SEQUENCE_NOT_STARTED"), h.endedTags());
+        assertEquals(List.of("b1SR"), h.rows());
+    }
+
+    @Test
+    void cancellingABackloggedRequestCancelsTheWholeBacklogAndLeavesTheSlotsAlone()
+    {
+        // scheduler_test.test_sequence_batch_scheduler_backlog_request_cancellation; core ReleaseSequenceSlot's
+        // IsAnyRequestCancelled(backlog).
+        final Harness h = new Harness(1);
+        h.send(1, S, "a1");
+        assertEquals(BatchPolicy.DISPATCH, h.decide(0));
+        h.send(2, S, "b1");
+        h.send(2, 0, "b2");
+        h.send(3, S, "c1");
+        assertEquals(2, h.policy.backloggedSequences());
+        findQueued(h, "b2").request.cancel();
+        h.ended.clear();
+        h.policy.sweep(h.now, h.ended);
+        assertEquals(List.of("b1:CANCELLED", "b2:CANCELLED"), h.endedTags());
+        assertEquals(1, h.policy.backloggedSequences(), "the other backlog waits on");
+        assertEquals("1", h.policy.slotHolder(0, 0), "the running sequence keeps its slot");
+        assertEquals(1, h.policy.queuedRequests());
+        h.send(2, 0, "b3");
+        h.send(1, E, "a2");
+        assertEquals(BatchPolicy.DISPATCH, h.decide(0));
+        assertEquals(List.of("b3:SEQUENCE_NOT_STARTED"), h.endedTags());
+        assertEquals(List.of("a2ER"), h.rows());
+        assertEquals(BatchPolicy.DISPATCH, h.decide(0));
+        assertEquals(List.of("c1SR"), h.rows(), "the END freed the slot for the next backlog");
+    }
+
+    @Test
     void stoppingEndsEveryQueuedAndBackloggedRequest()
     {
         final Harness h = new Harness(1);

@@ -40,6 +40,7 @@ class OldestSequencePolicyTest
         pending.correlationId = id;
         pending.sequenceFlags = flags;
         pending.acceptedNs = now;
+        sent.add(pending);
         policy.enqueue(pending);
         now += 1_000;
     }
@@ -98,6 +99,41 @@ class OldestSequencePolicyTest
         }
         assertEquals(BatchPolicy.DISPATCH, decide(policy));
         assertEquals(List.of("s10", "s11", "s12", "s13"), rows(), "max_batch_size 4 caps the batch");
+    }
+
+    @Test
+    void cancellingAQueuedRequestCancelsItsSequenceAndFreesTheCandidateSlot()
+    {
+        final OldestSequencePolicy policy = policy(1, new int[0], 0);
+        send(policy, 1, SequenceControl.START, "a1");
+        assertEquals(BatchPolicy.DISPATCH, decide(policy));
+        send(policy, 1, 0, "a2");
+        send(policy, 1, 0, "a3");
+        send(policy, 2, SequenceControl.START, "b1");
+        cancel("a3");
+        ended.clear();
+        policy.sweep(now, ended);
+        assertEquals(List.of("a2:CANCELLED", "a3:CANCELLED"), endedTags());
+        assertEquals("2", policy.slotHolder(0, 0), "the backlogged sequence took the freed slot");
+        assertEquals(BatchPolicy.DISPATCH, decide(policy));
+        assertEquals(List.of("b1"), rows());
+    }
+
+    private final List<PendingRequest> sent = new ArrayList<>();
+
+    private void cancel(final String tag)
+    {
+        sent.stream().filter(p -> p.request.id().equals(tag)).findFirst().orElseThrow().request.cancel();
+    }
+
+    private List<String> endedTags()
+    {
+        final List<String> tags = new ArrayList<>();
+        for (int i = 0; i < ended.count(); i++)
+        {
+            tags.add(ended.request(i).request.id() + ":" + ended.ending(i));
+        }
+        return tags;
     }
 
     @Test

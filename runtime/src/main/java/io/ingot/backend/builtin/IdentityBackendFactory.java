@@ -9,10 +9,13 @@ import io.ingot.backend.ModelContext;
 import io.ingot.config.proto.ModelConfig;
 
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * {@code backend: "identity"}: output {@code i} is a copy of input {@code i} (Triton's identity backend). Inputs and
- * outputs pair up by position and must agree in datatype.
+ * outputs pair up by position and must agree in datatype. As in Triton's, the parameter {@code execute_delay_ms}
+ * makes every execution wait that many milliseconds first (Triton's QA models use it to hold an instance busy).
  */
 public final class IdentityBackendFactory implements BackendFactory
 {
@@ -27,17 +30,52 @@ public final class IdentityBackendFactory implements BackendFactory
     {
         final ModelConfig config = context.config();
         BuiltinChecks.requirePairedOutputs(config);
-        return instance -> new IdentityEngine();
+        final String delay = context.parameter("execute_delay_ms", "0");
+        final long delayMs;
+        try
+        {
+            delayMs = Long.parseLong(delay.strip());
+        }
+        catch (final NumberFormatException notNumber)
+        {
+            throw new IllegalArgumentException("identity model '" + config.getName() + "': parameter "
+                + "'execute_delay_ms' must be a whole number of milliseconds, got '" + delay + "'");
+        }
+        if (delayMs < 0)
+        {
+            throw new IllegalArgumentException("identity model '" + config.getName() + "': parameter "
+                + "'execute_delay_ms' must not be negative, got " + delayMs);
+        }
+        return instance -> new IdentityEngine(delayMs);
     }
 
     /** Copies each input to its paired output. Allocates nothing per batch: the shape goes through a reused array. */
     static final class IdentityEngine implements Engine
     {
+        private final long delayMs;
         private long[] shape = new long[4];
+
+        IdentityEngine()
+        {
+            this(0);
+        }
+
+        IdentityEngine(final long delayMs)
+        {
+            this.delayMs = delayMs;
+        }
 
         @Override
         public void execute(final Batch batch)
         {
+            if (delayMs > 0)
+            {
+                final long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMs);
+                for (long left = delayMs; left > 0; left = until - System.nanoTime())
+                {
+                    LockSupport.parkNanos(until - System.nanoTime());
+                }
+            }
             final ModelConfig config = batch.config();
             for (int i = 0; i < config.getOutputCount(); i++)
             {

@@ -7,6 +7,7 @@ import io.ingot.api.DecoupledModelException;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
+import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.ModelIndexEntry;
 import io.ingot.api.ModelLoadOverrides;
@@ -397,6 +398,13 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
             {
                 trace.received(receivedNs, System.nanoTime());
                 call.request().trace(trace.core());
+            }
+            if (observer instanceof ServerCallStreamObserver<ModelInferResponse> server)
+            {
+                // Triton's infer_handler.cc: a client that cancels the call cancels the request (answered CANCELLED
+                // while it is queued; one already executing completes).
+                final InferenceRequest cancellable = call.request();
+                server.setOnCancelHandler(cancellable::cancel);
             }
             core.submit(call.request(), new UnaryExchange(call, observer, trace, tracer));
         }

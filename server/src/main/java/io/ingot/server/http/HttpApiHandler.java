@@ -3,6 +3,9 @@ package io.ingot.server.http;
 import io.ingot.api.DecoupledModelException;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
+import io.ingot.api.InferenceRequest;
+import io.ingot.api.ModelMetadata;
+import io.ingot.api.ResponseStreamListener;
 import io.ingot.server.access.RestrictedApis;
 import io.ingot.server.protocol.InferCall;
 import io.ingot.server.trace.ServerTrace;
@@ -15,8 +18,10 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 
 import java.util.ArrayDeque;
@@ -26,9 +31,12 @@ import java.util.concurrent.RejectedExecutionException;
  * One connection's KServe v2 handler: routes each request, answers control endpoints, and runs inference
  * asynchronously through the core's callback API.
  *
- * <p>Requests on a connection are answered strictly in order, one at a time: while one is in progress, reading stops
- * and pipelined requests wait in a queue. Everything here runs on the connection's event loop; the core's callback
- * only hands the response back to that loop, and blocking calls go to {@link HttpApi#blockingExecutor()}.
+ * <p>Requests on a connection are answered strictly in order, one at a time: pipelined requests wait in a queue, and
+ * while one waits, reading stops. While a request is in progress and none waits, the connection is still read, so
+ * that a client that goes away is noticed at once: its inference, if still queued, is cancelled (answered CANCELLED
+ * inside the core, never executed, counted as a CANCELED failure). A client that half-closes its side after sending
+ * (shutdown for writing) is taken as gone too. Everything here runs on the connection's event loop; the core's
+ * callback only hands the response back to that loop, and blocking calls go to {@link HttpApi#blockingExecutor()}.
  *
  * <p>A request to an endpoint restricted with {@code --http-restricted-api} without the expected header is answered
  * 403 before anything else, as Triton answers it. Every received request is counted in {@link HttpApi#drain()}
@@ -41,8 +49,11 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
 
     private final HttpApi api;
     private final HttpConnectionTimer timer;
+    private final HttpGenerateDecoder generateDecoder;
     private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>(2);
     private boolean busy;
+    /** The inference in progress, cancelled if the client goes away before it is answered; {@code null} if none. */
+    private InferenceRequest cancellable;
 
     /**
      * @param api   the shared state
@@ -52,6 +63,7 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
     {
         this.api = api;
         this.timer = timer;
+        this.generateDecoder = new HttpGenerateDecoder(api.decoder(), api.maxBodyBytes());
     }
 
     @Override
@@ -66,6 +78,7 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
         if (busy)
         {
             waiting.add(request);
+            ctx.channel().config().setAutoRead(false);
             return;
         }
         process(ctx, request);
@@ -75,7 +88,8 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
     {
         busy = true;
         timer.serving();
-        ctx.channel().config().setAutoRead(false);
+        // Read on only while nothing waits: enough to see the client go away, never an unbounded queue.
+        ctx.channel().config().setAutoRead(waiting.isEmpty());
         final boolean keepAlive = HttpUtil.isKeepAlive(request);
         final HttpRoute route = HttpRouter.route(request.method(), request.uri());
         final RestrictedApis.Restriction restriction = route instanceof HttpRoute.NotFound ? null
@@ -90,6 +104,11 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
         if (route instanceof HttpRoute.Infer infer)
         {
             infer(ctx, request, infer, keepAlive);
+            return;
+        }
+        if (route instanceof HttpRoute.Generate generate)
+        {
+            generate(ctx, request, generate, keepAlive);
             return;
         }
         if (HttpControlEndpoints.blocks(route))
@@ -172,6 +191,7 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
                 call.request().trace(trace.core());
                 exchange.trace(trace, api.tracer());
             }
+            cancellable = call.request();
             api.core().submit(call.request(), exchange);
         }
         catch (final DecoupledModelException decoupled)
@@ -189,6 +209,48 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
             LOG.log(System.Logger.Level.ERROR, "inference request for model '" + route.model() + "' failed", bug);
             exchange.fail(new InferenceException(ErrorCode.INTERNAL, "internal error while submitting the request "
                 + "for model '" + route.model() + "': " + bug));
+        }
+    }
+
+    /**
+     * Triton's generate extension: the body is mapped to the model's inputs and parameters by its metadata, and the
+     * responses are written as {@link HttpGenerateExchange} says.
+     */
+    private void generate(final ChannelHandlerContext ctx, final FullHttpRequest request,
+        final HttpRoute.Generate route, final boolean keepAlive)
+    {
+        final InferCall call = new InferCall(ctx.alloc(), route.model(), route.version());
+        try
+        {
+            // Triton's HandleGenerate: the model's metadata first (an unknown model fails here), then the coding.
+            final ModelMetadata metadata = api.core().modelMetadata(route.model(), route.version());
+            final String coding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);
+            if (coding != null && !coding.isBlank() && !coding.strip().equalsIgnoreCase("identity"))
+            {
+                throw new InferenceException(ErrorCode.INVALID_ARG,
+                    "Unsupported content-encoding, only 'identity' is supported.");
+            }
+            generateDecoder.decode(call, metadata, request.content());
+            cancellable = call.request();
+            api.core().submit(call.request(),
+                (ResponseStreamListener) new HttpGenerateExchange(this, ctx, call, route.streaming(), keepAlive));
+        }
+        catch (final InferenceException failure)
+        {
+            call.release();
+            send(ctx, HttpResponses.error(ctx.alloc(), failure), keepAlive);
+        }
+        catch (final RuntimeException bug)
+        {
+            call.release();
+            LOG.log(System.Logger.Level.ERROR, "generate request for model '" + route.model() + "' failed", bug);
+            send(ctx, HttpResponses.error(ctx.alloc(), new InferenceException(ErrorCode.INTERNAL, "internal error "
+                + "while submitting the request for model '" + route.model() + "': " + bug)), keepAlive);
+        }
+        finally
+        {
+            // The inputs are copies: the body is not needed once they are made.
+            request.release();
         }
     }
 
@@ -220,6 +282,7 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
      */
     void send(final ChannelHandlerContext ctx, final FullHttpResponse response, final boolean keepAlive)
     {
+        cancellable = null;
         HttpUtil.setContentLength(response, response.content().readableBytes());
         final boolean staysOpen = keepAlive && !api.drain().isDraining();
         if (!staysOpen)
@@ -229,21 +292,66 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
         if (!ctx.channel().isActive())
         {
             response.release();
-            api.drain().answered();
-            drainWaiting();
+            answered(ctx, false);
             return;
         }
         ctx.writeAndFlush(response).addListener((ChannelFutureListener) written ->
+            answered(ctx, staysOpen && written.isSuccess()));
+    }
+
+    /**
+     * Starts a streamed (chunked) response: writes its head; the caller writes the chunks, then calls
+     * {@link #endStream}. Event loop only.
+     *
+     * @param ctx       the connection
+     * @param head      the status line and headers
+     * @param keepAlive whether the request asked to keep the connection
+     * @return whether the connection stays open after the response, for {@link #endStream}
+     */
+    boolean startStream(final ChannelHandlerContext ctx, final HttpResponse head, final boolean keepAlive)
+    {
+        final boolean staysOpen = keepAlive && !api.drain().isDraining();
+        if (!staysOpen)
         {
-            api.drain().answered();
-            if (!staysOpen || !written.isSuccess())
-            {
-                drainWaiting();
-                ctx.close();
-                return;
-            }
-            next(ctx);
-        });
+            head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        }
+        HttpUtil.setTransferEncodingChunked(head, true);
+        if (ctx.channel().isActive())
+        {
+            ctx.writeAndFlush(head);
+        }
+        return staysOpen;
+    }
+
+    /**
+     * Ends a streamed response, then moves on to the next request of the connection. Event loop only.
+     *
+     * @param ctx       the connection
+     * @param staysOpen what {@link #startStream} returned
+     */
+    void endStream(final ChannelHandlerContext ctx, final boolean staysOpen)
+    {
+        cancellable = null;
+        if (!ctx.channel().isActive())
+        {
+            answered(ctx, false);
+            return;
+        }
+        ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener((ChannelFutureListener) written ->
+            answered(ctx, staysOpen && written.isSuccess()));
+    }
+
+    /** The current request's answer was written (or dropped): the next request, or the connection closes. */
+    private void answered(final ChannelHandlerContext ctx, final boolean keepReading)
+    {
+        api.drain().answered();
+        if (!keepReading)
+        {
+            drainWaiting();
+            ctx.close();
+            return;
+        }
+        next(ctx);
     }
 
     private void next(final ChannelHandlerContext ctx)
@@ -275,6 +383,14 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
     @Override
     public void channelInactive(final ChannelHandlerContext ctx)
     {
+        final InferenceRequest abandoned = cancellable;
+        cancellable = null;
+        if (abandoned != null)
+        {
+            // Nobody will read the answer: a request still queued is dropped unexecuted (answered CANCELLED in the
+            // core, whose answer is then only freed); one already executing completes.
+            abandoned.cancel();
+        }
         drainWaiting();
         ctx.fireChannelInactive();
     }

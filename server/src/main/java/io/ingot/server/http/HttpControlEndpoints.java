@@ -148,6 +148,7 @@ public final class HttpControlEndpoints
             case HttpRoute.MethodNotAllowed ignored -> HttpResponses.error(alloc,
                 HttpResponseStatus.METHOD_NOT_ALLOWED, "Method Not Allowed");
             case HttpRoute.Infer ignored -> throw new IllegalArgumentException("inference is not a control route");
+            case HttpRoute.Generate ignored -> throw new IllegalArgumentException("generate is not a control route");
         };
     }
 

@@ -132,7 +132,13 @@ public final class HttpInferDecoder
         return (int) value;
     }
 
-    private void applyParameters(final InferCall call, final JsonObject parameters)
+    /**
+     * Applies request parameters: Triton's reserved ones reach the request, custom ones are checked.
+     *
+     * @param call       the call
+     * @param parameters the {@code parameters} object, or {@code null}
+     */
+    void applyParameters(final InferCall call, final JsonObject parameters)
     {
         if (parameters == null)
         {

@@ -61,6 +61,17 @@ public sealed interface HttpRoute
     }
 
     /**
+     * {@code POST /v2/models/{m}[/versions/{v}]/generate} or {@code …/generate_stream} (Triton's generate extension).
+     *
+     * @param model     model name
+     * @param version   version
+     * @param streaming true for {@code generate_stream} (server-sent events)
+     */
+    record Generate(String model, long version, boolean streaming) implements HttpRoute
+    {
+    }
+
+    /**
      * {@code GET /v2/models[/{m}[/versions/{v}]]/stats}.
      *
      * @param model   model name, or {@code null} for every model
@@ -142,7 +153,7 @@ public sealed interface HttpRoute
     }
 
     /**
-     * A Triton endpoint Ingot recognises but does not implement (trace, logging, generate): 501.
+     * A Triton endpoint Ingot recognises but does not implement: 501.
      *
      * @param message what is not supported
      */

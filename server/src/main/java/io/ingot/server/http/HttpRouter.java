@@ -17,7 +17,6 @@ public final class HttpRouter
 {
     private static final HttpRoute NOT_FOUND = new HttpRoute.NotFound();
     private static final HttpRoute METHOD_NOT_ALLOWED = new HttpRoute.MethodNotAllowed();
-    private static final String GENERATE = "the generate extension is not supported by this server";
     private static final String NAMED_REPOSITORY = "naming a repository in the path is not supported: use "
         + "/v2/repository/models/{model}/load or unload";
 
@@ -145,7 +144,8 @@ public final class HttpRouter
             case "config" -> get ? new HttpRoute.ModelConfig(model, version) : METHOD_NOT_ALLOWED;
             case "stats" -> get ? new HttpRoute.Statistics(model, version) : METHOD_NOT_ALLOWED;
             case "infer" -> post ? new HttpRoute.Infer(model, version) : METHOD_NOT_ALLOWED;
-            case "generate", "generate_stream" -> post ? new HttpRoute.Unsupported(GENERATE) : METHOD_NOT_ALLOWED;
+            case "generate", "generate_stream" -> post
+                ? new HttpRoute.Generate(model, version, path.get(next).equals("generate_stream")) : METHOD_NOT_ALLOWED;
             default -> NOT_FOUND;
         };
     }

@@ -57,6 +57,35 @@ public final class JsonTensorWriter
     {
         checkJsonable(output, dataType);
         json.beginArray();
+        elements(json, output, dataType, data);
+        json.endArray();
+    }
+
+    /**
+     * Writes a tensor as Triton's generate extension returns an output: its one element as a bare value, or the flat
+     * array of its elements when it has none or several.
+     *
+     * @param json     where to write
+     * @param output   the output's name, for messages
+     * @param dataType its datatype
+     * @param data     its bytes
+     * @param elements its element count (the product of its shape)
+     */
+    public static void writeBareIfOne(final JsonOutput json, final String output, final DataType dataType,
+        final MemorySegment data, final long elements)
+    {
+        if (elements != 1)
+        {
+            write(json, output, dataType, data);
+            return;
+        }
+        checkJsonable(output, dataType);
+        elements(json, output, dataType, data);
+    }
+
+    private static void elements(final JsonOutput json, final String output, final DataType dataType,
+        final MemorySegment data)
+    {
         final long size = data.byteSize();
         switch (dataType)
         {
@@ -140,7 +169,6 @@ public final class JsonTensorWriter
             case BYTES -> writeBytes(json, output, data);
             case FP16, BF16 -> throw new IllegalStateException("checked above");
         }
-        json.endArray();
     }
 
     private static void writeBytes(final JsonOutput json, final String output, final MemorySegment data)

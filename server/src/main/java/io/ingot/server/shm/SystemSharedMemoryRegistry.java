@@ -37,8 +37,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * size again, so a client that truncates its object gets a 400 naming the sizes instead of a fault. Every refusal
  * is INVALID_ARG (HTTP 400) and names the region, the key and the reason.
  *
- * <p>Unregistering a region that requests still use succeeds at once: the name is free immediately, new requests no
- * longer find it, and the mapping is released when the last of those requests completes.
+ * <p>Unregistering a region that requests still use succeeds at once, and the region stays registered until the last
+ * of them completes, as in Triton (server src/shared_memory_manager.cc {@code UnregisterHelper}: the region is marked
+ * awaiting unregister, listed by the status, usable by new requests and its name taken; the request that completes
+ * last unregisters it). Unregistering a name that is not registered succeeds and does nothing.
  *
  * <p>Thread-safe: both frontends share one registry.
  */
@@ -116,9 +118,10 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
                 + "platform: " + Posix.unavailableReason());
         }
         final SharedMemoryRegion region = map(name, key, file, offset, byteSize);
+        region.onDeferredUnmap(gone -> regions.remove(gone.name(), gone));
         if (regions.putIfAbsent(name, region) != null)
         {
-            region.retire();
+            region.unregister();
             throw new InferenceException(ErrorCode.ALREADY_EXISTS, "shared memory region '" + shown(name)
                 + "' already in manager");
         }
@@ -140,7 +143,8 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
     }
 
     /**
-     * Unregisters one region; an unknown name is not an error (as in Triton). Requests holding it finish normally.
+     * Unregisters one region; an unknown name is not an error (as in Triton). A region that requests hold stays
+     * registered until the last of them completes (see the class comment).
      *
      * @param name the region name
      * @throws InferenceException UNSUPPORTED when client shared memory is disabled, as in Triton
@@ -164,10 +168,10 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
 
     private void retire(final String name)
     {
-        final SharedMemoryRegion region = regions.remove(name);
-        if (region != null)
+        final SharedMemoryRegion region = regions.get(name);
+        if (region != null && region.unregister())
         {
-            region.retire();
+            regions.remove(name, region);
         }
     }
 
@@ -256,7 +260,7 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
         return new ShmSlice(region, offset, byteSize, region.slice(offset, byteSize));
     }
 
-    /** Unregisters every region (mappings in use are released when their requests complete). */
+    /** Unregisters every region (regions in use go when their requests complete). */
     @Override
     public void close()
     {

@@ -7,11 +7,11 @@ import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.ingot.api.CoreOptions;
 import io.ingot.api.InferenceRequest;
-import io.ingot.config.proto.ModelConfig;
 import io.ingot.server.proto.InferParameter;
 import io.ingot.server.proto.ModelInferRequest;
 import io.ingot.server.proto.ModelInferResponse;
 import io.ingot.server.proto.ModelStreamInferResponse;
+import io.ingot.server.testing.ExampleModels;
 import io.ingot.server.testing.ServingFixture;
 import io.ingot.server.testing.StreamResponses;
 import io.ingot.testing.TestModels;
@@ -19,14 +19,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
@@ -45,7 +41,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DecoupledFlowTest
 {
-    private final ServingFixture server = new ServingFixture(CoreOptions.builder().model(repeatConfig())
+    private final ServingFixture server = new ServingFixture(CoreOptions.builder()
+        .model(ExampleModels.config("repeat_int32"))
         .model(TestModels.config("name: 'identity_int' backend: 'identity' max_batch_size: 0"
             + " input [{ name: 'INPUT0' data_type: TYPE_INT32 dims: [1] }]"
             + " output [{ name: 'OUTPUT0' data_type: TYPE_INT32 dims: [1] }]"))
@@ -55,24 +52,6 @@ class DecoupledFlowTest
     void stop()
     {
         server.close();
-    }
-
-    private static ModelConfig repeatConfig()
-    {
-        try
-        {
-            return TestModels.config(Files.readString(examples().resolve("repeat_int32").resolve("config.pbtxt")));
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
-    }
-
-    private static Path examples()
-    {
-        final Path root = Path.of(System.getProperty("ingot.examples", "../examples/models"));
-        return Files.isDirectory(root) ? root : Path.of("../../examples/models");
     }
 
     private static ByteString le(final int... values)

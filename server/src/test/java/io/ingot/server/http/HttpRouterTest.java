@@ -47,7 +47,10 @@ class HttpRouterTest
         assertEquals(new HttpRoute.TraceSetting("m", true), HttpRouter.route(POST, "/v2/models/m/trace/setting"));
         assertEquals(new HttpRoute.Logging(true), HttpRouter.route(POST, "/v2/logging"));
         assertEquals(new HttpRoute.Logging(false), HttpRouter.route(GET, "/v2/logging"));
-        assertInstanceOf(HttpRoute.Unsupported.class, HttpRouter.route(POST, "/v2/models/m/generate"));
+        assertEquals(new HttpRoute.Generate("m", -1, false), HttpRouter.route(POST, "/v2/models/m/generate"));
+        assertEquals(new HttpRoute.Generate("m", 3, true),
+            HttpRouter.route(POST, "/v2/models/m/versions/3/generate_stream"));
+        assertInstanceOf(HttpRoute.MethodNotAllowed.class, HttpRouter.route(GET, "/v2/models/m/generate_stream"));
     }
 
     @Test

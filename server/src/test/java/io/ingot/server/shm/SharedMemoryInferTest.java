@@ -153,39 +153,68 @@ class SharedMemoryInferTest
     }
 
     @Test
-    void unregisterWhileARequestUsesTheRegionLetsTheRequestComplete() throws Exception
+    void unregisterDuringInferenceKeepsTheRegionUntilTheLastRequestUsingItCompletesAsTriton() throws Exception
     {
+        // Triton's qa/L0_shared_memory TestSharedMemoryUnregister (test_unregister_shm_during_inference_*_http):
+        // the unregister succeeds at once, the region stays in the status and usable while requests use it, and goes
+        // by itself when the last of them completes.
         try (ShmObject object = new ShmObject(64))
         {
             register("busy", object, 0, 64);
             object.memory().set(INT, 0, 1234);
-            final CompletableFuture<HttpResponse<byte[]>> inFlight = server.http().sendAsync(new InferBody()
-                .shmInput("INPUT0", "INT32", new long[] {1, 1}, "busy", 0, 4)
-                .shmOutput("OUTPUT0", "busy", 32, 4)
-                .request(server.httpUrl() + "/v2/models/slow/infer"), HttpResponse.BodyHandlers.ofByteArray());
+            final CompletableFuture<HttpResponse<byte[]>> first = slowThroughRegion(32);
             final SharedMemoryRegion region = server.frontends().sharedMemory().status("busy").getFirst();
-            final long deadline = System.nanoTime() + 30_000_000_000L;
-            while (region.holders() == 0 && !inFlight.isDone() && System.nanoTime() < deadline)
-            {
-                Thread.onSpinWait();
-            }
-            assertTrue(region.holders() > 0, "the request never took hold of the region");
+            awaitHolders(region, 1);
+            final long firstHolds = region.holders();
 
             assertEquals(200, server.post("/v2/systemsharedmemory/region/busy/unregister", "").statusCode());
-            assertEquals(404, server.get("/v2/systemsharedmemory/region/busy/status").statusCode());
-            final HttpResponse<byte[]> refused = server.send(new InferBody()
-                .shmInput("INPUT0", "INT32", new long[] {1, 1}, "busy", 0, 4)
-                .request(server.httpUrl() + "/v2/models/slow/infer"));
-            // Triton: NOT_FOUND "Unable to find shared memory region" (shared_memory_manager.cc GetMemoryInfo).
-            assertEquals(404, refused.statusCode());
-            assertTrue(JsonParser.parseString(new String(refused.body(), StandardCharsets.UTF_8)).getAsJsonObject()
-                .get("error").getAsString().contains("'busy'"));
+            assertEquals(200, server.post("/v2/systemsharedmemory/region/never_registered/unregister", "")
+                .statusCode(), "unregistering an unknown region during inference succeeds, as in Triton");
+            assertEquals(200, server.post("/v2/systemsharedmemory/unregister", "").statusCode());
+            final HttpResponse<byte[]> listed = server.get("/v2/systemsharedmemory/status");
+            assertEquals("[{\"name\":\"busy\",\"key\":\"" + object.key() + "\",\"offset\":0,\"byte_size\":64}]",
+                new String(listed.body(), StandardCharsets.UTF_8), "the region stays while a request uses it");
 
-            final HttpResponse<byte[]> completed = inFlight.get();
-            assertEquals(200, completed.statusCode(), new String(completed.body(), StandardCharsets.UTF_8));
+            final CompletableFuture<HttpResponse<byte[]>> second = slowThroughRegion(48);
+            awaitHolders(region, firstHolds + 1);
+            final HttpResponse<byte[]> firstDone = first.get();
+            assertEquals(200, firstDone.statusCode(), new String(firstDone.body(), StandardCharsets.UTF_8));
+            assertEquals(200, server.get("/v2/systemsharedmemory/region/busy/status").statusCode(),
+                "the second request still uses the region");
+            final HttpResponse<byte[]> secondDone = second.get();
+            assertEquals(200, secondDone.statusCode(), new String(secondDone.body(), StandardCharsets.UTF_8));
             assertEquals(1234, object.memory().get(INT, 32));
+            assertEquals(1234, object.memory().get(INT, 48));
+
+            final HttpResponse<byte[]> gone = server.get("/v2/systemsharedmemory/region/busy/status");
+            assertEquals(404, gone.statusCode());
+            assertEquals("{\"error\":\"Unable to find system shared memory region: 'busy'\"}",
+                new String(gone.body(), StandardCharsets.UTF_8));
             assertFalse(region.isMapped(), "the mapping is released once its last request completed");
+            assertEquals("[]", new String(server.get("/v2/systemsharedmemory/status").body(),
+                StandardCharsets.UTF_8));
+            register("busy", object, 0, 64);
+            server.post("/v2/systemsharedmemory/unregister", "");
         }
+    }
+
+    /** An inference of the 300 ms model reading INT32 input at 0 of region 'busy', writing its output at an offset. */
+    private CompletableFuture<HttpResponse<byte[]>> slowThroughRegion(final long outputOffset)
+    {
+        return server.http().sendAsync(new InferBody()
+            .shmInput("INPUT0", "INT32", new long[] {1, 1}, "busy", 0, 4)
+            .shmOutput("OUTPUT0", "busy", outputOffset, 4)
+            .request(server.httpUrl() + "/v2/models/slow_timeout/infer"), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    private static void awaitHolders(final SharedMemoryRegion region, final long atLeast)
+    {
+        final long deadline = System.nanoTime() + 30_000_000_000L;
+        while (region.holders() < atLeast && System.nanoTime() < deadline)
+        {
+            Thread.onSpinWait();
+        }
+        assertTrue(region.holders() >= atLeast, "the request never took hold of the region");
     }
 
     private String registerError(final String region, final String key)

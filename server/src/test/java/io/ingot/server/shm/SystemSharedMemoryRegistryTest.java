@@ -14,6 +14,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -249,25 +250,41 @@ class SystemSharedMemoryRegistryTest
     }
 
     @Test
-    void unregisterWhileInUseFreesTheNameAndUnmapsAfterTheLastHolder()
+    void unregisterWhileInUseKeepsTheRegionUntilItsLastHolderReleasesItAsTritonDoes()
     {
+        // Triton's shared_memory_manager.cc UnregisterHelper: a region in use is only marked awaiting unregister;
+        // it stays in the status, still resolves for new requests and keeps its name; the last request unmaps it.
         try (ShmObject object = new ShmObject(4096);
              SystemSharedMemoryRegistry registry = SystemSharedMemoryRegistry.devShm())
         {
             registry.register("r", object.key(), 0, 4096);
             final SharedMemoryRegion region = registry.status("r").getFirst();
-            final ShmSlice held = registry.acquire("r", 0, 8, "INPUT0");
+            final ShmSlice first = registry.acquire("r", 0, 8, "INPUT0");
             registry.unregister("r");
-            assertTrue(registry.status(null).isEmpty());
-            assertThrows(InferenceException.class, () -> registry.acquire("r", 0, 8, "INPUT1"));
-            // The request holding the region still reads and writes it.
-            held.memory().set(ValueLayout.JAVA_LONG_UNALIGNED, 0, 99L);
-            assertTrue(region.isMapped());
-            registry.register("r", object.key(), 0, 64);
-            held.release();
-            assertFalse(region.isMapped());
+            registry.unregisterAll();
+            registry.unregister("never_registered");
+            assertEquals(List.of(region), registry.status(null), "still listed while a request uses it");
+            assertFalse(region.isRegistered());
+            final ShmSlice second = registry.acquire("r", 8, 8, "INPUT1");
+            assertEquals(2, region.holders());
+            assertEquals(ErrorCode.ALREADY_EXISTS, assertThrows(InferenceException.class,
+                () -> registry.register("r", object.key(), 0, 64)).code(), "its name is still taken");
+
+            first.memory().set(ValueLayout.JAVA_LONG_UNALIGNED, 0, 99L);
+            first.release();
+            assertTrue(region.isMapped(), "the second request still holds it");
+            assertEquals(List.of(region), registry.status(null));
+            second.release();
+            assertFalse(region.isMapped(), "the last holder unmapped it");
+            assertTrue(registry.status(null).isEmpty(), "and it left the status");
+            assertEquals(ErrorCode.NOT_FOUND, assertThrows(InferenceException.class,
+                () -> registry.acquire("r", 0, 8, "INPUT0")).code());
             assertEquals(99L, object.memory().get(ValueLayout.JAVA_LONG_UNALIGNED, 0));
-            assertTrue(registry.status("r").getFirst().isMapped());
+
+            registry.register("r", object.key(), 0, 64);
+            assertTrue(registry.status("r").getFirst().isMapped(), "the name is free again");
+            registry.unregister("r");
+            assertTrue(registry.status(null).isEmpty(), "a region nobody holds goes at once");
         }
     }
 
