@@ -65,6 +65,7 @@ class SequenceServingTest
             output { name: "SEEN_READY__2" data_type: TYPE_BOOL dims: [ 1 ] }
             output { name: "SEEN_CORRID__3" data_type: %s dims: [ 1 ] %s }
             sequence_batching {
+              max_sequence_idle_microseconds: 60000000  # a busy test machine may pause beyond the default 1 s
               direct { }
               control_input [
                 { name: "START__1" control { kind: CONTROL_SEQUENCE_START int32_false_true: [ -1, 7 ] } },
@@ -90,6 +91,7 @@ class SequenceServingTest
             input { name: "INPUT__0" data_type: TYPE_INT32 dims: [ 1 ] }
             output { name: "OUTPUT__0" data_type: TYPE_INT32 dims: [ 1 ] }
             sequence_batching {
+              max_sequence_idle_microseconds: 60000000  # a busy test machine may pause beyond the default 1 s
               direct { }
               state { input_name: "STATE_IN__1" output_name: "STATE_OUT__1" data_type: TYPE_INT32 dims: [ 1 ]
                 initial_state { name: "initial" data_type: TYPE_INT32 dims: [ 1 ] %s } }
@@ -113,6 +115,7 @@ class SequenceServingTest
             input { name: "INPUT__0" data_type: TYPE_FP32 dims: [ 1 ] }
             output { name: "OUTPUT__0" data_type: TYPE_FP32 dims: [ 1 ] }
             sequence_batching {
+              max_sequence_idle_microseconds: 60000000  # a busy test machine may pause beyond the default 1 s
               state { input_name: "STATE_IN__1" output_name: "STATE_OUT__1" data_type: TYPE_FP32 dims: [ %s ]
                 initial_state { name: "initial" data_type: TYPE_FP32 dims: [ 1 ] zero_data: true } }
             }
