@@ -271,6 +271,28 @@ class SequenceServingTest
     }
 
     @Test
+    void aClientSeesTheStateOutputWhenTheConfigurationListsIt() throws Exception
+    {
+        // Triton's implicit_state_management.md: listing the state output as an output lets clients ask for it.
+        model("total_shown", accumulator(), accumulatorConfig("total_shown", "zero_data: true").replace(
+            "output {", "output { name: \"STATE_OUT__1\" data_type: TYPE_INT32 dims: [ 1 ] }\noutput {"));
+        try (InferenceCore core = open())
+        {
+            final List<Integer> states = new ArrayList<>();
+            for (int i = 0; i < 3; i++)
+            {
+                try (InferenceResponse response = answer(core.submit(request(new InferenceRequest("total_shown")
+                    .sequence(12, i == 0, i == 2), DataType.INT32, VALUES[i]))).throwIfError())
+                {
+                    states.add(response.output("STATE_OUT__1").data().get(ValueLayout.JAVA_INT, 0));
+                    assertEquals(states.getLast(), response.output("OUTPUT__0").data().get(ValueLayout.JAVA_INT, 0));
+                }
+            }
+            assertEquals(List.of(11, 18, 23), states);
+        }
+    }
+
+    @Test
     void aStateMayGrowWhereItsDimsAreVariableAndNowhereElse() throws Exception
     {
         model("grows", growing(), growingConfig("grows", "-1"));
