@@ -261,15 +261,9 @@ class SequenceServingTest
         model("must_not_grow", growing(), growingConfig("must_not_grow", "1"));
         try (InferenceCore core = open())
         {
-            final List<Float> sums = new ArrayList<>();
-            for (int i = 1; i <= 4; i++)
-            {
-                try (InferenceResponse response = answer(core.submit(request(new InferenceRequest("grows")
-                    .sequence(5, i == 1, i == 4), DataType.FP32, i))).throwIfError())
-                {
-                    sums.add(response.output("OUTPUT__0").data().get(ValueLayout.JAVA_FLOAT, 0));
-                }
-            }
+            final List<Float> sums = Sequences.play(core, "grows", List.of(5), 4,
+                (request, step, sequence) -> request(request, DataType.FP32, step + 1),
+                response -> response.output("OUTPUT__0").data().get(ValueLayout.JAVA_FLOAT, 0)).getFirst();
             // The state is [0], [0, 1], [0, 1, 2], ...: the whole of it is carried, whatever its length.
             assertEquals(List.of(1f, 3f, 6f, 10f), sums);
 

@@ -21,7 +21,6 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -184,15 +183,9 @@ class TensorFlowSequenceTest
     @Test
     void aStateMayGrowWhereItsDimsAreVariableAndNowhereElse() throws Exception
     {
-        final List<Float> sums = new ArrayList<>();
-        for (int i = 1; i <= 4; i++)
-        {
-            try (InferenceResponse response = answer(core.submit(request(new InferenceRequest("grows")
-                .sequence(5, i == 1, i == 4), DataType.FP32, i))).throwIfError())
-            {
-                sums.add(response.output("OUTPUT").data().get(ValueLayout.JAVA_FLOAT, 0));
-            }
-        }
+        final List<Float> sums = Sequences.play(core, "grows", List.of(5), 4,
+            (request, step, sequence) -> request(request, DataType.FP32, step + 1),
+            response -> response.output("OUTPUT").data().get(ValueLayout.JAVA_FLOAT, 0)).getFirst();
         // The state is [0], [0, 1], [0, 1, 2], ...: the whole of it is carried, whatever its length.
         assertEquals(List.of(1f, 3f, 6f, 10f), sums);
         try (InferenceResponse response = answer(core.submit(request(new InferenceRequest("must_not_grow")
