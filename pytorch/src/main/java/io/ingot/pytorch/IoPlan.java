@@ -1,5 +1,6 @@
 package io.ingot.pytorch;
 
+import io.ingot.backend.SequenceBatchTensors;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInput;
 import io.ingot.config.proto.ModelOutput;
@@ -20,7 +21,10 @@ import java.util.Map;
  *       argument; else, when every name is {@code <name>__<index>}, to argument {@code index}; else in
  *       configuration order (with Triton's warning when a {@code __} name has a non-numeric index);</li>
  *   <li>outputs named {@code <name>__<index>} take element {@code index} of what {@code forward} returns (a tuple's
- *       members, or the one tensor or {@code List[str]}); otherwise configuration order.</li>
+ *       members, or the one tensor or {@code List[str]}); otherwise configuration order;</li>
+ *   <li>the sequence batcher's control inputs and implicit states are arguments and results too, placed by their
+ *       {@code <name>__<index>} names ({@link SequenceIo}); {@code forward} takes the configured inputs, the controls
+ *       and the states.</li>
  * </ul>
  * Where the signature is known it is checked beyond Triton's load-time checks: the argument count, every index in
  * range and used once, STRING inputs and outputs at {@code List[str]} positions, tensors at tensor positions, and
@@ -59,8 +63,9 @@ final class IoPlan
      * @param index    the element of {@code forward}'s result it is
      * @param dims     the configured dims (after the batch dimension)
      * @param reshape  the configured {@code reshape}, or {@code null}
+     * @param state    for the output of an implicit state, the state's {@code input_name}; else {@code null}
      */
-    record Output(String name, DataType dataType, int index, long[] dims, long[] reshape)
+    record Output(String name, DataType dataType, int index, long[] dims, long[] reshape, String state)
     {
     }
 
@@ -122,7 +127,9 @@ final class IoPlan
         }
 
         final List<String> names = config.getInputList().stream().map(ModelInput::getName).toList();
-        final Convention convention = inputConvention(model, names, signature, problems);
+        final int sequenceInputs = SequenceBatchTensors.controls(config).size()
+            + SequenceBatchTensors.states(config).size();
+        final Convention convention = inputConvention(model, names, sequenceInputs, signature, problems);
         final List<Input> inputs = new ArrayList<>();
         for (int i = 0; i < config.getInputCount(); i++)
         {
@@ -136,11 +143,8 @@ final class IoPlan
             inputs.add(new Input(input.getName(), dataType(input.getDataType().getNumber()), position,
                 input.hasReshape() ? longs(input.getReshape().getShapeList()) : null));
         }
+        SequenceIo.addControls(model, config, inferenceMode, inputs, problems);
         final int argumentCount = signature == null ? -1 : signature.arguments().size();
-        if (convention != Convention.DICT)
-        {
-            checkPositions(inputs, signature, problems);
-        }
 
         final List<String> outputNames = config.getOutputList().stream().map(ModelOutput::getName).toList();
         final boolean namedIndex = namedIndex(model, "output", outputNames);
@@ -150,7 +154,12 @@ final class IoPlan
             final ModelOutput output = config.getOutput(i);
             outputs.add(new Output(output.getName(), dataType(output.getDataType().getNumber()),
                 namedIndex ? index(output.getName()) : i, longs(output.getDimsList()),
-                output.hasReshape() ? longs(output.getReshape().getShapeList()) : null));
+                output.hasReshape() ? longs(output.getReshape().getShapeList()) : null, null));
+        }
+        SequenceIo.addStates(model, config, convention, namedIndex, inputs, outputs, problems);
+        if (convention != Convention.DICT)
+        {
+            checkPositions(inputs, signature, problems);
         }
         final List<ForwardSignature.Produced> produced = signature == null ? null : signature.produced();
         if (produced != null)
@@ -165,18 +174,13 @@ final class IoPlan
         return new IoPlan(model, batching, convention, argumentCount, inputs, outputs, produced);
     }
 
-    /** The runtime does not hand engines these yet; refuse rather than call forward with fewer arguments. */
+    /** The runtime does not hand engines batch inputs yet; refuse rather than call forward with fewer arguments. */
     private static void checkUnsupportedFeatures(final ModelConfig config, final List<String> problems)
     {
         if (config.getBatchInputCount() > 0)
         {
             problems.add("batch_input is not supported by Ingot's PyTorch backend (the runtime does not pass batch"
                 + " inputs to engines)");
-        }
-        if (config.hasSequenceBatching() && (config.getSequenceBatching().getControlInputCount() > 0
-            || config.getSequenceBatching().getStateCount() > 0))
-        {
-            problems.add("sequence_batching control inputs and states are not supported by Ingot's PyTorch backend");
         }
         for (final ModelInput input : config.getInputList())
         {
@@ -220,8 +224,12 @@ final class IoPlan
         }
     }
 
+    /**
+     * @param sequenceInputs the sequence batcher's controls and states, which forward takes beyond the configured
+     *                       inputs
+     */
     private static Convention inputConvention(final String model, final List<String> names,
-        final ForwardSignature signature, final List<String> problems)
+        final int sequenceInputs, final ForwardSignature signature, final List<String> problems)
     {
         if (signature != null)
         {
@@ -248,11 +256,13 @@ final class IoPlan
                         + " input of type Dict(str, Tensor) or input(s) of type Tensor are supported.");
                 }
             }
-            if (arguments.size() != names.size())
+            if (arguments.size() != names.size() + sequenceInputs)
             {
-                problems.add("unable to load model '" + model + "', configuration expects " + names.size()
-                    + " inputs, model provides " + arguments.size() + " (forward(" + String.join(", ",
-                    signature.names()) + "))");
+                problems.add("unable to load model '" + model + "', configuration expects "
+                    + (names.size() + sequenceInputs) + " inputs, model provides " + arguments.size() + " (forward("
+                    + String.join(", ", signature.names()) + ")" + (sequenceInputs == 0 ? ""
+                    : "; the configuration's " + names.size() + " inputs and " + sequenceInputs + " sequence"
+                    + " controls and states") + ")");
             }
             if (signature.names().containsAll(names))
             {
@@ -295,8 +305,18 @@ final class IoPlan
         return true;
     }
 
+    /**
+     * @param name a tensor name
+     * @return whether it is {@code <name>__<digits>} (Triton's check: the first {@code __} followed by digits only)
+     */
+    static boolean isNamedIndex(final String name)
+    {
+        final int at = name.indexOf(DELIMITER);
+        return at >= 0 && name.substring(at + DELIMITER.length()).chars().allMatch(Character::isDigit);
+    }
+
     /** The index after the first {@code __}; an empty index is 0, as {@code atoi("")} makes it in Triton. */
-    private static int index(final String name)
+    static int index(final String name)
     {
         final String digits = name.substring(name.indexOf(DELIMITER) + DELIMITER.length());
         if (digits.isEmpty())

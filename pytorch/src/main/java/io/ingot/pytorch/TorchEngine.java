@@ -362,8 +362,15 @@ final class TorchEngine implements Engine
         }
         if (!Shapes.fits(shape, output.dims(), plan.batching()))
         {
+            final String dims = Shapes.text(output.dims()) + (plan.batching() ? " after the batch dimension" : "");
+            if (output.state() != null)
+            {
+                throw failure("state output '" + output.name() + "' of implicit state '" + output.state() + "' has"
+                    + " shape " + Shapes.text(shape) + ", but the state's dims are " + dims + ": a state keeps its"
+                    + " configured shape from request to request, except in dimensions given as -1");
+            }
             throw failure("output '" + output.name() + "' has shape " + Shapes.text(shape) + ", but the configuration's"
-                + " dims are " + Shapes.text(output.dims()) + (plan.batching() ? " after the batch dimension" : ""));
+                + " dims are " + dims);
         }
         return shape;
     }

@@ -12,8 +12,10 @@ import io.ingot.scheduler.FormedBatch;
 import io.ingot.scheduler.PendingRequest;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -117,8 +119,13 @@ final class AssembledBatch implements Batch
     private final SequenceControlInputs sequenceControls;
     /** The sequences' implicit states, or {@code null} for a model without {@code sequence_batching.state}. */
     private final SequenceStates states;
-    /** The engine's state outputs, by state index (also in {@link #outputs}, after the configured outputs). */
+    /**
+     * The engine's state outputs, by state index (also in {@link #outputs}: the configured output of that name when
+     * the configuration lists it, so that clients can ask for the state, else a slot after the configured outputs).
+     */
     private final OutputSlot[] stateOutputs;
+    /** The configured outputs that are also state outputs, one bit per configured index: always produced. */
+    private final long listedStateOutputs;
 
     /** A decoupled model's response senders, or {@code null}: then the engine answers with allocateOutput. */
     private final ResponseSenders senders;
@@ -149,21 +156,33 @@ final class AssembledBatch implements Batch
             inputIndex.put(inputs[i].name, i);
             inputStaging[i] = new StagingBuffer(allocator);
         }
-        outputs = new OutputSlot[config.getOutputCount() + stateCount];
-        outputStaging = new StagingBuffer[outputs.length];
+        final List<OutputSlot> slots = new ArrayList<>();
+        for (int i = 0; i < config.getOutputCount(); i++)
+        {
+            slots.add(new OutputSlot(config.getOutput(i).getName(),
+                DataType.fromConfigNumber(config.getOutput(i).getDataTypeValue())));
+            outputIndex.put(config.getOutput(i).getName(), i);
+        }
         stateOutputs = new OutputSlot[stateCount];
+        long listed = 0;
+        for (int s = 0; s < stateCount; s++)
+        {
+            final Integer configured = outputIndex.get(states.outputName(s));
+            if (configured != null)
+            {
+                listed |= 1L << configured;
+                stateOutputs[s] = slots.get(configured);
+                continue;
+            }
+            stateOutputs[s] = new OutputSlot(states.outputName(s), states.type(s));
+            outputIndex.put(states.outputName(s), slots.size());
+            slots.add(stateOutputs[s]);
+        }
+        listedStateOutputs = listed;
+        outputs = slots.toArray(OutputSlot[]::new);
+        outputStaging = new StagingBuffer[outputs.length];
         for (int i = 0; i < outputs.length; i++)
         {
-            final boolean state = i >= config.getOutputCount();
-            final int s = i - config.getOutputCount();
-            outputs[i] = state ? new OutputSlot(states.outputName(s), states.type(s))
-                : new OutputSlot(config.getOutput(i).getName(),
-                    DataType.fromConfigNumber(config.getOutput(i).getDataTypeValue()));
-            if (state)
-            {
-                stateOutputs[s] = outputs[i];
-            }
-            outputIndex.put(outputs[i].name, i);
             outputStaging[i] = new StagingBuffer(allocator);
         }
     }
@@ -332,7 +351,8 @@ final class AssembledBatch implements Batch
     {
         final Integer index = outputIndex.get(name);
         // A state output is always wanted: it is the sequence's next state, though no client asks for it.
-        return index != null && (index >= config.getOutputCount() || (requestedOutputs & (1L << index)) != 0);
+        return index != null && (index >= config.getOutputCount()
+            || ((requestedOutputs | listedStateOutputs) & (1L << index)) != 0);
     }
 
     @Override

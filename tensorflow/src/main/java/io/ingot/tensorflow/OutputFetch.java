@@ -1,6 +1,7 @@
 package io.ingot.tensorflow;
 
 import io.ingot.backend.Batch;
+import io.ingot.backend.SequenceBatchTensors;
 import io.ingot.tensor.DataType;
 import io.ingot.tensorflow.capi.TensorFlowC;
 import io.ingot.tensorflow.capi.TfSession;
@@ -17,8 +18,9 @@ import java.util.Arrays;
  * {@code TF_SessionRun} returned is copied there once (TensorFlow's C API allocates its outputs itself, so this one
  * copy is the only one). {@code TF_STRING} outputs are encoded into Triton's {@code BYTES} layout. The shape is the
  * tensor's own, or, when the output has a {@code reshape}, the batch dimension followed by the configured
- * {@code dims} (a {@code -1} worked out from the element count). Used by its engine's thread only; the shape arrays
- * are kept from batch to batch.
+ * {@code dims} (a {@code -1} worked out from the element count). The output of an implicit state must have the
+ * state's {@code dims} (after the batch dimension; {@code -1} takes any size): its shape may change from request to
+ * request only there. Used by its engine's thread only; the shape arrays are kept from batch to batch.
  */
 final class OutputFetch
 {
@@ -30,6 +32,7 @@ final class OutputFetch
     private final boolean reshaped;
     private final boolean batching;
     private final MemorySegment output;
+    private final String state;
     private long[] shape = new long[0];
 
     /**
@@ -45,6 +48,13 @@ final class OutputFetch
     OutputFetch(final String model, final String name, final DataType type, final long[] dims,
         final boolean reshaped, final boolean batching, final TfSession.GraphTensor tensor, final Arena arena)
     {
+        this(model, name, type, dims, reshaped, batching, tensor, arena, null);
+    }
+
+    private OutputFetch(final String model, final String name, final DataType type, final long[] dims,
+        final boolean reshaped, final boolean batching, final TfSession.GraphTensor tensor, final Arena arena,
+        final String state)
+    {
         this.model = model;
         this.name = name;
         this.type = type;
@@ -55,6 +65,22 @@ final class OutputFetch
         this.output = arena.allocate(TensorFlowC.TF_OUTPUT);
         output.set(ValueLayout.ADDRESS, 0, tensor.operation());
         output.set(ValueLayout.JAVA_INT, 8, tensor.index());
+        this.state = state;
+    }
+
+    /**
+     * @param model    the model, for messages
+     * @param state    an implicit state of the model
+     * @param batching whether the model batches
+     * @param tensor   the graph tensor of the state's {@code output_name}
+     * @param arena    the engine's memory
+     * @return the fetch of the state's output, which checks its shape against the state's dims
+     */
+    static OutputFetch ofState(final String model, final SequenceBatchTensors.State state, final boolean batching,
+        final TfSession.GraphTensor tensor, final Arena arena)
+    {
+        return new OutputFetch(model, state.outputName(), state.dataType(), state.dimsArray(), false, batching,
+            tensor, arena, state.inputName());
     }
 
     /** @return the output's name */
@@ -88,6 +114,13 @@ final class OutputFetch
                 + DataTypes.name(actualType) + ", the configuration says " + type);
         }
         final long elements = readShape(tensor);
+        if (state != null && !fitsStateDims())
+        {
+            throw new IllegalStateException("model '" + model + "': state output '" + name + "' of implicit state '"
+                + state + "' has shape " + Arrays.toString(shape).replace(" ", "") + ", but the state's dims are "
+                + Arrays.toString(dims).replace(" ", "") + (batching ? " after the batch dimension" : "") + ": a state"
+                + " keeps its configured shape from request to request, except in dimensions given as -1");
+        }
         final MemorySegment data = TensorFlowC.tensorBytes(tensor);
         final long byteSize = data.byteSize();
         if (type == DataType.BYTES)
@@ -104,6 +137,23 @@ final class OutputFetch
                 + " bytes, its shape " + Arrays.toString(shape) + " needs " + memory.byteSize());
         }
         MemorySegment.copy(data, 0, memory, 0, byteSize);
+    }
+
+    private boolean fitsStateDims()
+    {
+        final int first = batching ? 1 : 0;
+        if (shape.length != dims.length + first)
+        {
+            return false;
+        }
+        for (int i = 0; i < dims.length; i++)
+        {
+            if (dims[i] >= 0 && dims[i] != shape[first + i])
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     private long readShape(final MemorySegment tensor)

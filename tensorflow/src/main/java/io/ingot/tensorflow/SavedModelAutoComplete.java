@@ -30,9 +30,9 @@ import java.util.function.LongConsumer;
  *       With {@code max_batch_size > 1} and no scheduler, {@code dynamic_batching {}} is added.</li>
  *   <li><b>Inputs.</b> Every configured input that the signature has gets a missing {@code data_type} and empty
  *       {@code dims} filled in; every signature input that is configured nowhere (not an input, not a
- *       {@code batch_input} target, not a sequence control) is appended.</li>
- *   <li><b>Outputs.</b> With none configured, every signature output is added; otherwise the configured ones are
- *       filled in and the rest of the signature's outputs stay unserved.</li>
+ *       {@code batch_input} target, not a sequence control, not a state's {@code input_name}) is appended.</li>
+ *   <li><b>Outputs.</b> With none configured, every signature output but the states' {@code output_name}s is added;
+ *       otherwise the configured ones are filled in and the rest of the signature's outputs stay unserved.</li>
  * </ol>
  * Dims leave out the batch dimension when the model batches; a tensor with nothing left gets {@code dims: [1]} and
  * an empty {@code reshape}; a tensor of rank 0 with no configured dims is an error. Stateless.
@@ -167,6 +167,10 @@ final class SavedModelAutoComplete
         {
             configured.add(control.getName());
         }
+        for (final ModelSequenceBatching.State state : sequence.getStateList())
+        {
+            configured.add(state.getInputName());
+        }
         for (final SignatureTensor tensor : signature.inputs())
         {
             if (!configured.contains(tensor.name()))
@@ -197,8 +201,14 @@ final class SavedModelAutoComplete
     {
         if (config.getOutputCount() == 0)
         {
+            final Set<String> states = new HashSet<>();
+            config.getSequenceBatching().getStateList().forEach(state -> states.add(state.getOutputName()));
             for (final SignatureTensor tensor : signature.outputs())
             {
+                if (states.contains(tensor.name()))
+                {
+                    continue;
+                }
                 if (tensor.rank() == 0)
                 {
                     throw new IllegalArgumentException("Unable to autofill for '" + config.getName() + "': the rank"

@@ -3,6 +3,7 @@ package io.ingot.tensorflow;
 import io.ingot.backend.Backend;
 import io.ingot.backend.Engine;
 import io.ingot.backend.InstanceContext;
+import io.ingot.backend.SequenceBatchTensors;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInput;
 import io.ingot.config.proto.ModelInstanceGroup;
@@ -17,6 +18,7 @@ import io.ingot.tensorflow.savedmodel.SignatureTensor;
 
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -100,6 +102,15 @@ final class SavedModelBackend implements Backend
             {
                 resolve(model, version, session, signature.output(output.getName()), "output");
             }
+            for (final SequenceBatchTensors.Control control : SequenceBatchTensors.controls(config))
+            {
+                resolve(model, version, session, signature.input(control.name()), "input");
+            }
+            for (final SequenceBatchTensors.State state : SequenceBatchTensors.states(config))
+            {
+                resolve(model, version, session, signature.input(state.inputName()), "input");
+                resolve(model, version, session, signature.output(state.outputName()), "output");
+            }
             session.runTargets(initOps);
             return session;
         }
@@ -156,24 +167,46 @@ final class SavedModelBackend implements Backend
         {
             final boolean batching = config.getMaxBatchSize() > 0;
             final long alignment = TensorFlowC.TF_TensorDefaultAlignment();
-            final InputFeed[] inputs = new InputFeed[config.getInputCount()];
-            for (int i = 0; i < inputs.length; i++)
+            final List<InputFeed> inputs = new ArrayList<>();
+            for (final ModelInput input : config.getInputList())
             {
-                final ModelInput input = config.getInput(i);
                 final long[] reshape = input.hasReshape()
                     ? input.getReshape().getShapeList().stream().mapToLong(Long::longValue).toArray() : null;
-                inputs[i] = new InputFeed(model, input.getName(), type(input.getDataTypeValue()), reshape, batching,
-                    resolve(model, version, session, signature.input(input.getName()), "input"), alignment, arena);
+                inputs.add(new InputFeed(model, input.getName(), type(input.getDataTypeValue()), reshape, batching,
+                    resolve(model, version, session, signature.input(input.getName()), "input"), alignment, arena));
             }
-            final OutputFetch[] outputs = new OutputFetch[config.getOutputCount()];
-            for (int i = 0; i < outputs.length; i++)
+            // The sequence batcher's controls and state inputs are fed like configured inputs: the batch has them.
+            for (final SequenceBatchTensors.Control control : SequenceBatchTensors.controls(config))
             {
-                final ModelOutput output = config.getOutput(i);
-                outputs[i] = new OutputFetch(model, output.getName(), type(output.getDataTypeValue()),
-                    output.getDimsList().stream().mapToLong(Long::longValue).toArray(), output.hasReshape(), batching,
-                    resolve(model, version, session, signature.output(output.getName()), "output"), arena);
+                inputs.add(new InputFeed(model, control.name(), control.dataType(), null, batching,
+                    resolve(model, version, session, signature.input(control.name()), "input"), alignment, arena));
             }
-            return new SavedModelEngine(model, session, inputs, outputs, arena);
+            final List<SequenceBatchTensors.State> states = SequenceBatchTensors.states(config);
+            for (final SequenceBatchTensors.State state : states)
+            {
+                inputs.add(new InputFeed(model, state.inputName(), state.dataType(), null, batching,
+                    resolve(model, version, session, signature.input(state.inputName()), "input"), alignment, arena));
+            }
+            final List<OutputFetch> outputs = new ArrayList<>();
+            for (final ModelOutput output : config.getOutputList())
+            {
+                if (states.stream().noneMatch(state -> state.outputName().equals(output.getName())))
+                {
+                    outputs.add(new OutputFetch(model, output.getName(), type(output.getDataTypeValue()),
+                        output.getDimsList().stream().mapToLong(Long::longValue).toArray(), output.hasReshape(),
+                        batching, resolve(model, version, session, signature.output(output.getName()), "output"),
+                        arena));
+                }
+            }
+            // A state output is fetched on every batch (the runtime keeps it as the sequence's next state), checked
+            // against the state's dims; a client may also ask for it when the configuration lists it as an output.
+            for (final SequenceBatchTensors.State state : states)
+            {
+                outputs.add(OutputFetch.ofState(model, state, batching,
+                    resolve(model, version, session, signature.output(state.outputName()), "output"), arena));
+            }
+            return new SavedModelEngine(model, session, inputs.toArray(InputFeed[]::new),
+                outputs.toArray(OutputFetch[]::new), arena);
         }
         catch (final ModelLoadException | RuntimeException | Error e)
         {

@@ -51,8 +51,8 @@ final class SavedModelEngine implements Engine
     /**
      * @param model   the model, for messages
      * @param session the instance's session; closed with the engine
-     * @param inputs  one feed per configured input
-     * @param outputs one fetch per configured output
+     * @param inputs  one feed per input a batch may carry: the configured ones, the sequence controls, the states
+     * @param outputs one fetch per configured output and per state output
      * @param arena   the memory the feeds, the fetches and this engine use; closed with the engine
      */
     SavedModelEngine(final String model, final TfSession session, final InputFeed[] inputs,

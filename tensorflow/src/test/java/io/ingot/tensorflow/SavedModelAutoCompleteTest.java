@@ -123,4 +123,17 @@ class SavedModelAutoCompleteTest
         final ModelConfig completed = complete("name: 'm' input [{ name: 'x' dims: [2] }]", unknown);
         assertEquals(List.of(2L), completed.getInput(0).getDimsList());
     }
+
+    @Test
+    void controlsAndStatesAreNotAddedAsInputsOrOutputs()
+    {
+        final ServingSignature sequence = new ServingSignature("serve", "serving_default",
+            List.of(tensor("x", 1, -1, 4), tensor("START", 3, -1, 1), tensor("STATE_IN", 1, -1, 4)),
+            List.of(tensor("y", 1, -1, 4), tensor("STATE_OUT", 1, -1, 4)));
+        final ModelConfig completed = complete("name: 'm' max_batch_size: 2 sequence_batching { control_input"
+            + " [{ name: 'START' control [{ kind: CONTROL_SEQUENCE_START int32_false_true: [0, 1] }] }] state"
+            + " [{ input_name: 'STATE_IN' output_name: 'STATE_OUT' data_type: TYPE_FP32 dims: [4] }] }", sequence);
+        assertEquals(List.of("x"), completed.getInputList().stream().map(ModelInput::getName).toList());
+        assertEquals(List.of("y"), completed.getOutputList().stream().map(ModelOutput::getName).toList());
+    }
 }

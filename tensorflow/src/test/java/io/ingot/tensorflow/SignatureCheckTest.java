@@ -94,4 +94,42 @@ class SignatureCheckTest
             + " input [{ name: 'x' data_type: TYPE_FP32 dims: [7] }]"
             + " output [{ name: 'y' data_type: TYPE_FP32 dims: [7] }]"), open).size(), "an output may not");
     }
+
+    /** x FP32 [-1, 4], START INT32 [-1, s...], STATE_IN/STATE_OUT FP32 [-1, -1]; y FP32 [-1, 4]. */
+    private static ServingSignature sequence(final long... startDims)
+    {
+        final long[] start = new long[startDims.length + 1];
+        start[0] = -1;
+        System.arraycopy(startDims, 0, start, 1, startDims.length);
+        return new ServingSignature("serve", "serving_default",
+            List.of(tensor("x", 1, -1, 4), tensor("START", 3, start), tensor("STATE_IN", 1, -1, -1)),
+            List.of(tensor("y", 1, -1, 4), tensor("STATE_OUT", 1, -1, -1)));
+    }
+
+    private static final String SEQUENCE = "name: 'm' max_batch_size: 2"
+        + " input [{ name: 'x' data_type: TYPE_FP32 dims: [4] }] output [{ name: 'y' data_type: TYPE_FP32 dims: [4] }]"
+        + " sequence_batching { control_input [{ name: 'START' control [{ kind: CONTROL_SEQUENCE_START"
+        + " int32_false_true: [0, 1] }] }] state [{ input_name: 'STATE_IN' output_name: 'STATE_OUT'"
+        + " data_type: TYPE_FP32 dims: [3] }] }";
+
+    @Test
+    void controlsMustBeShapeOneExactlyAndStatesMayFixWhatTheModelLeavesOpen()
+    {
+        assertEquals(List.of(), SignatureCheck.problems(TestModels.config(SEQUENCE), sequence(1)));
+        // Triton compares a control's shape exactly: [-1, -1] does not do for [-1, 1].
+        assertEquals(List.of("unable to load model 'm', sequence control 'START': model 'm', tensor 'START': the model"
+            + " expects 2 dimensions (shape [-1,-1]) but the model configuration specifies 2 dimensions (an initial"
+            + " batch dimension because max_batch_size > 0 followed by the explicit tensor shape, making complete"
+            + " shape [-1,1])"), SignatureCheck.problems(TestModels.config(SEQUENCE), sequence(-1)));
+        assertEquals(List.of("unexpected inference output 'STATE_NEXT', allowed outputs are: y, STATE_OUT (it is the"
+            + " output_name of a sequence_batching state)"), SignatureCheck.problems(TestModels.config(
+            SEQUENCE.replace("output_name: 'STATE_OUT'", "output_name: 'STATE_NEXT'")), sequence(1)));
+        // The controls and the state input count among the inputs the signature must have, and no more.
+        final ServingSignature extra = new ServingSignature("serve", "serving_default", List.of(tensor("x", 1, -1, 4),
+            tensor("START", 3, -1, 1), tensor("STATE_IN", 1, -1, -1), tensor("z", 1, -1, 4)),
+            sequence(1).outputs());
+        assertEquals(List.of("unable to load model 'm', configuration expects 3 inputs, model provides 4 (the"
+            + " signature's inputs are x, START, STATE_IN, z)"), SignatureCheck.problems(TestModels.config(SEQUENCE),
+            extra));
+    }
 }

@@ -112,6 +112,23 @@ public final class GraphBuilder
     }
 
     /**
+     * @param name   the node name
+     * @param shape  the constant's shape
+     * @param values its values, row-major
+     * @return the tensor name (an INT32 constant: an axis, a shape)
+     */
+    public String constant(final String name, final long[] shape, final int... values)
+    {
+        final TensorProto.Builder tensor = TensorProto.newBuilder()
+            .setDtype(io.ingot.tensorflow.proto.DataType.DT_INT32).setTensorShape(shape(shape));
+        for (final int value : values)
+        {
+            tensor.addIntVal(value);
+        }
+        return constant(name, tensor.build());
+    }
+
+    /**
      * @param name  the node name
      * @param value a scalar string
      * @return the tensor name
