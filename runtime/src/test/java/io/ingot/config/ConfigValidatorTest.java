@@ -218,8 +218,9 @@ class ConfigValidatorTest
             NormalizeContext.withGpus(0, 1));
         final ConfigException e = assertThrows(ConfigException.class,
             () -> ConfigValidator.validate(config, NormalizeContext.withGpus(0, 1)));
-        assertEquals("instance group m_0 of model m specifies invalid or unsupported gpu id 3. Available GPUs are: "
-            + "0, 1", e.getMessage());
+        assertEquals("instance group m_0 of model m specifies invalid or unsupported gpu id 3. GPUs with at least the"
+            + " minimum required CUDA compute compatibility (Ingot uses every GPU the CUDA runtime reports) are: 0, 1",
+            e.getMessage());
         assertDoesNotThrow(() -> ConfigValidator.validate(config), "without a context the ids are not checked");
     }
 
