@@ -289,6 +289,11 @@ class ConfigValidatorTest
             """;
         assertEquals("output 'OUT' for ensemble 'm' is not written: at least one of its depending tensors, "
             + "'other', is not connected", failure(dangling));
+        // Triton's text, its unbalanced quote included (core model_config_utils.cc ValidateEnsembleSchedulingConfig).
+        assertEquals("ensemble input 'SPARE' for ensemble m' is not used", failure(dangling.replace("input [",
+            "input [ { name: \"SPARE\" data_type: TYPE_FP32 dims: [ 1 ] },")));
+        assertEquals("ensemble output 'EXTRA' for ensemble m' is not used", failure(dangling.replace("output [",
+            "output [ { name: \"EXTRA\" data_type: TYPE_FP32 dims: [ 1 ] },").replace("\"other\"", "\"mid\"")));
     }
 
     @Test
