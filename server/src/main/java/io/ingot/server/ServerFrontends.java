@@ -104,7 +104,7 @@ public final class ServerFrontends implements RunningFrontend
             if (options.httpPort() >= 0)
             {
                 frontends.http = HttpFrontend.bind(core, frontends.sharedMemory, options.host(), options.httpPort(),
-                    (int) options.maxHttpRequestBytes(), options.httpLimits(), options.httpRestricted(),
+                    options.maxHttpRequestBytes(), options.httpLimits(), options.httpRestricted(),
                     frontends.boss, frontends.workers, frontends.blockingExecutor);
             }
             if (options.grpcPort() >= 0)

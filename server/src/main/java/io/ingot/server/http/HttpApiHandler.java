@@ -203,7 +203,7 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
             {
                 return request.content().retain();
             }
-            return coding.decode(request.content(), api.maxBodyBytes(), api.budget(), ctx.alloc());
+            return coding.decode(request.content(), api.inputLimit(), api.budget(), ctx.alloc());
         }
         finally
         {
