@@ -8,6 +8,7 @@ import io.ingot.server.FrontendOptions;
 import io.ingot.server.ServerFrontends;
 import io.ingot.tensor.DataType;
 import io.ingot.testing.ChildProcess;
+import io.ingot.testing.TestFiles;
 import io.ingot.testing.TestModels;
 import io.ingot.testing.TritonSources;
 import org.junit.jupiter.api.Assumptions;
@@ -35,7 +36,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -262,29 +262,9 @@ class TensorFlowExamplesTest
         for (final String model : new String[] {"my_model", "priority_model"})
         {
             final Path example = EXAMPLES.resolve(model);
-            final Path copy = copy(example, repository.resolve(model));
+            final Path copy = TestFiles.copyTree(example, repository.resolve(model));
             assertArrayEquals(Files.readAllBytes(example.resolve("config.pbtxt")),
                 Files.readAllBytes(copy.resolve("config.pbtxt")), "the article's configuration is served unchanged");
         }
-    }
-
-    private static Path copy(final Path from, final Path to) throws IOException
-    {
-        try (Stream<Path> paths = Files.walk(from))
-        {
-            for (final Path path : paths.toList())
-            {
-                final Path target = to.resolve(from.relativize(path).toString());
-                if (Files.isDirectory(path))
-                {
-                    Files.createDirectories(target);
-                }
-                else
-                {
-                    Files.copy(path, target);
-                }
-            }
-        }
-        return to;
     }
 }

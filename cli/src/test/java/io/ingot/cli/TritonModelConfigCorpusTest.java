@@ -2,6 +2,7 @@ package io.ingot.cli;
 
 import io.ingot.backend.BackendFactory;
 import io.ingot.device.PinnedAllocators;
+import io.ingot.testing.TestFiles;
 import io.ingot.testing.TritonSources;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -188,11 +189,11 @@ class TritonModelConfigCorpusTest
         final Path models = run.resolve("models");
         if (c.wholeRepository())
         {
-            TritonQaSetup.copyTree(c.source(), models);
+            TestFiles.copyTree(c.source(), models);
         }
         else
         {
-            TritonQaSetup.copyTree(c.source(), models.resolve(c.source().getFileName().toString()));
+            TestFiles.copyTree(c.source(), models.resolve(c.source().getFileName().toString()));
         }
         final Path config = models.resolve(c.source().getFileName().toString()).resolve("config.pbtxt");
         if (c.trial() != null && Files.exists(config))

@@ -1,5 +1,7 @@
 package io.ingot.cli;
 
+import io.ingot.testing.TestFiles;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -79,7 +81,7 @@ final class TritonQaSetup
      */
     static Result prepare(final Path folder, final Path work) throws IOException
     {
-        copyTree(folder, work);
+        TestFiles.copyTree(folder, work);
         final TritonQaSetup setup = new TritonQaSetup(work, folder.getParent());
         final List<String> statements = setup.statements(Files.readString(folder.resolve("test.sh"),
             StandardCharsets.UTF_8));
@@ -214,7 +216,7 @@ final class TritonQaSetup
         }
         if (Files.isDirectory(from))
         {
-            copyTree(from, into);
+            TestFiles.copyTree(from, into);
         }
         else
         {
@@ -353,33 +355,6 @@ final class TritonQaSetup
         catch (final IOException e)
         {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /**
-     * Copies a folder's files, or one file.
-     *
-     * @param from the folder or file
-     * @param to   where it goes
-     * @throws IOException when it cannot be copied
-     */
-    static void copyTree(final Path from, final Path to) throws IOException
-    {
-        try (Stream<Path> paths = Files.walk(from))
-        {
-            for (final Path path : paths.toList())
-            {
-                final Path target = to.resolve(from.relativize(path).toString());
-                if (Files.isDirectory(path))
-                {
-                    Files.createDirectories(target);
-                }
-                else
-                {
-                    Files.createDirectories(target.getParent());
-                    Files.copy(path, target);
-                }
-            }
         }
     }
 }

@@ -458,28 +458,7 @@ public final class Posix
         final long page = pageSize();
         final long start = offset - offset % page;
         final long span = length + (offset - start);
-        final MemorySegment address;
-        try (Arena call = Arena.ofConfined())
-        {
-            final MemorySegment state = call.allocate(CALL_STATE);
-            address = (MemorySegment) require(Mmap.HANDLE, "mmap").invokeExact(state, MemorySegment.NULL, span,
-                PROT_READ | PROT_WRITE, MAP_SHARED, fd, start);
-            if (address.address() == -1L)
-            {
-                throw failure("mmap", state);
-            }
-        }
-        catch (final PosixException | UnsupportedOperationException rethrown)
-        {
-            throw rethrown;
-        }
-        catch (final Throwable t)
-        {
-            throw new IllegalStateException("mmap failed", t);
-        }
-        final long base = address.address();
-        final MethodHandle unmap = require(Munmap.HANDLE, "munmap");
-        return address.reinterpret(span, arena, ignored -> unmap(unmap, base, span)).asSlice(offset - start, length);
+        return map(span, MAP_SHARED, fd, start, arena).asSlice(offset - start, length);
     }
 
     /**
@@ -499,12 +478,19 @@ public final class Posix
         {
             throw new IllegalArgumentException("mmap: length " + length + " must be > 0");
         }
+        return map(length, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0, arena);
+    }
+
+    /** {@code mmap(NULL, span, PROT_READ | PROT_WRITE, flags, fd, offset)}, unmapped when {@code arena} closes. */
+    private static MemorySegment map(final long span, final int flags, final int fd, final long offset,
+        final Arena arena)
+    {
         final MemorySegment address;
         try (Arena call = Arena.ofConfined())
         {
             final MemorySegment state = call.allocate(CALL_STATE);
-            address = (MemorySegment) require(Mmap.HANDLE, "mmap").invokeExact(state, MemorySegment.NULL, length,
-                PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0L);
+            address = (MemorySegment) require(Mmap.HANDLE, "mmap").invokeExact(state, MemorySegment.NULL, span,
+                PROT_READ | PROT_WRITE, flags, fd, offset);
             if (address.address() == -1L)
             {
                 throw failure("mmap", state);
@@ -520,7 +506,7 @@ public final class Posix
         }
         final long base = address.address();
         final MethodHandle unmap = require(Munmap.HANDLE, "munmap");
-        return address.reinterpret(length, arena, ignored -> unmap(unmap, base, length));
+        return address.reinterpret(span, arena, ignored -> unmap(unmap, base, span));
     }
 
     private static void unmap(final MethodHandle unmap, final long base, final long span)

@@ -8,6 +8,7 @@ import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelDynamicBatching;
 import io.ingot.tensor.DataType;
 import io.ingot.tensorflow.savedmodel.ExampleSavedModels;
+import io.ingot.testing.TestFiles;
 import io.ingot.testing.TestModels;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,7 +20,6 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +27,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -52,7 +51,7 @@ class ArticleModelsTest
         final Path examples = Path.of(System.getProperty("ingot.examples", "../examples/models"));
         for (final String model : ExampleSavedModels.MODELS)
         {
-            copy(examples.resolve(model), root.resolve(model));
+            TestFiles.copyTree(examples.resolve(model), root.resolve(model));
         }
         core = InferenceCore.open(CoreOptions.builder().modelRepository(root).build());
     }
@@ -137,25 +136,6 @@ class ArticleModelsTest
                     assertArrayEquals(ExampleSavedModels.ARTICLE_LAYER.apply(row),
                         response.output("output_1").data().toArray(ValueLayout.JAVA_FLOAT), 1e-5f,
                         "priority level " + level);
-                }
-            }
-        }
-    }
-
-    private static void copy(final Path from, final Path to) throws IOException
-    {
-        try (Stream<Path> paths = Files.walk(from))
-        {
-            for (final Path path : paths.toList())
-            {
-                final Path target = to.resolve(from.relativize(path).toString());
-                if (Files.isDirectory(path))
-                {
-                    Files.createDirectories(target);
-                }
-                else
-                {
-                    Files.copy(path, target);
                 }
             }
         }

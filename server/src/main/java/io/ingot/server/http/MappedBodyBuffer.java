@@ -3,7 +3,6 @@ package io.ingot.server.http;
 import io.ingot.libc.Posix;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.buffer.WrappedByteBuf;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -17,7 +16,7 @@ import java.lang.foreign.MemorySegment;
  * arena, so a view used after that fails instead of reading freed memory. Not thread-safe to write; its readers may
  * be any threads.
  */
-final class MappedBodyBuffer extends WrappedByteBuf
+final class MappedBodyBuffer extends FreeingByteBuf
 {
     private final Arena arena;
 
@@ -54,23 +53,8 @@ final class MappedBodyBuffer extends WrappedByteBuf
     }
 
     @Override
-    public boolean release()
+    void freed()
     {
-        return unmapped(super.release());
-    }
-
-    @Override
-    public boolean release(final int decrement)
-    {
-        return unmapped(super.release(decrement));
-    }
-
-    private boolean unmapped(final boolean freed)
-    {
-        if (freed)
-        {
-            arena.close();
-        }
-        return freed;
+        arena.close();
     }
 }

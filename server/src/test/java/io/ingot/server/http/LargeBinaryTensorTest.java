@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -42,6 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * from its {@code Content-Length}, as Triton refuses its 3 GiB test tensor over HTTP.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Isolated("it measures the process's resident memory, which test classes running beside it would move")
 class LargeBinaryTensorTest
 {
     private static final long TENSOR_BYTES = 1L << 30;
