@@ -96,7 +96,7 @@ public record FrontendOptions(String host, int httpPort, int grpcPort, int metri
     }
 
     /**
-     * @param bytes largest HTTP request body
+     * @param bytes Triton's {@code --http-max-input-size} ({@link HttpInputLimit})
      * @return a copy with that limit
      */
     public FrontendOptions withMaxHttpRequestBytes(final long bytes)

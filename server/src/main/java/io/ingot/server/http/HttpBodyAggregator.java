@@ -46,8 +46,12 @@ final class HttpBodyAggregator extends ChannelInboundHandlerAdapter
     /** The largest body read: what one buffer addresses. Larger tensors go through shared memory. */
     static final int MAX_BODY_BYTES = Integer.MAX_VALUE - 8;
 
-    /** Bodies larger than this are read into memory mapped for their whole size rather than a growing buffer. */
-    static final int LARGE_BODY_BYTES = 4 << 20;
+    /**
+     * Bodies larger than this are read into memory mapped for their whole size rather than a growing buffer: below
+     * it Netty's pool, whose memory stays resident, is about twice as fast; above it a growing buffer is a fresh
+     * allocation copied at every doubling, and mapping is about twice as fast (benchmarks/results/http-body-2026-12-04).
+     */
+    static final int LARGE_BODY_BYTES = 16 << 20;
 
     private static final int FIRST_CAPACITY = 64 * 1024;
 

@@ -116,8 +116,8 @@ class HttpInputSizeRuleTest
     @Test
     void binaryTensorDataIsNotBoundedWhetherDeclaredOrChunked()
     {
-        // 8 MiB: past the limit, and past the pooled buffers (HttpBodyAggregator.LARGE_BODY_BYTES) into mapped memory.
-        final float[] values = new float[2 << 20];
+        // 20 MiB: past the limit, and past the pooled buffers (HttpBodyAggregator.LARGE_BODY_BYTES) into mapped memory.
+        final float[] values = new float[5 << 20];
         for (int i = 0; i < values.length; i++)
         {
             values[i] = i * 0.5f;
