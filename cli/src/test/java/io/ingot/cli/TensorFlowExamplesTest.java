@@ -238,8 +238,8 @@ class TensorFlowExamplesTest
                 failures.append('\n').append(python).append(": ").append(absent.getMessage());
             }
         }
-        return Assumptions.abort("no python3 here imports tritonclient.http (it needs numpy, gevent, geventhttpclient and"
-            + " python-rapidjson: Debian's python3-numpy, python3-geventhttpclient, python3-rapidjson), so the"
+        return Assumptions.abort("no python3 here imports tritonclient.http (it needs numpy, gevent, geventhttpclient"
+            + " and python-rapidjson: Debian's python3-numpy, python3-geventhttpclient, python3-rapidjson), so the"
             + " article's client program is skipped:" + failures);
     }
 

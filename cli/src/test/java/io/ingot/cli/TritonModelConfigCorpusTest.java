@@ -240,7 +240,8 @@ class TritonModelConfigCorpusTest
             case ERROR -> code != 0 && found(expected, lines, "error:");
             case MESSAGE -> code != 0 && found(expected, lines, "");
         };
-        final String detail = (played ? "" : "not played (needs " + String.join("; ", needs) + "); ") + "exit " + code + "; expected " + expected + "; got "
+        final String detail = (played ? "" : "not played (needs " + String.join("; ", needs) + "); ") + "exit "
+            + code + "; expected " + expected + "; got "
             + lines.stream().filter(line -> line.startsWith("error:") || line.startsWith("warning:")
                 || line.startsWith("Warning:")).toList();
         return new Outcome(c, played, matched, detail);

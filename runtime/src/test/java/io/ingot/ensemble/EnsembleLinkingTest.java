@@ -86,8 +86,10 @@ class EnsembleLinkingTest
     {
         return TestModels.config("name: \"branches\" platform: \"ensemble\" max_batch_size: 0"
             + " input [{ name: \"IN\" data_type: TYPE_INT32 dims: [-1] },"
-            + " { name: \"DELAY\" data_type: TYPE_UINT32 dims: [-1] }, { name: \"WAIT\" data_type: TYPE_UINT32 dims: [1] }]"
-            + " output [{ name: \"A\" data_type: TYPE_INT32 dims: [1] }, { name: \"B\" data_type: TYPE_UINT32 dims: [1] }]"
+            + " { name: \"DELAY\" data_type: TYPE_UINT32 dims: [-1] },"
+            + " { name: \"WAIT\" data_type: TYPE_UINT32 dims: [1] }]"
+            + " output [{ name: \"A\" data_type: TYPE_INT32 dims: [1] },"
+            + " { name: \"B\" data_type: TYPE_UINT32 dims: [1] }]"
             + " ensemble_scheduling { " + steps + " }");
     }
 

@@ -49,7 +49,8 @@ final class HttpBodyAggregator extends ChannelInboundHandlerAdapter
     /**
      * Bodies larger than this are read into memory mapped for their whole size rather than a growing buffer: below
      * it Netty's pool, whose memory stays resident, is about twice as fast; above it a growing buffer is a fresh
-     * allocation copied at every doubling, and mapping is about twice as fast (benchmarks/results/http-body-2026-12-04).
+     * allocation copied at every doubling, and mapping is about twice as fast
+     * (benchmarks/results/http-body-2026-12-04).
      */
     static final int LARGE_BODY_BYTES = 16 << 20;
 

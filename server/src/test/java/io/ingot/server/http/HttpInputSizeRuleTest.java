@@ -81,7 +81,8 @@ class HttpInputSizeRuleTest
     /** @return a JSON request for identity_bytes of exactly {@code size} bytes (Triton's test pads one string) */
     private static String jsonOfSize(final int size)
     {
-        final String empty = "{\"inputs\":[{\"name\":\"INPUT0\",\"datatype\":\"BYTES\",\"shape\":[1],\"data\":[\"\"]}]}";
+        final String empty = "{\"inputs\":[{\"name\":\"INPUT0\",\"datatype\":\"BYTES\",\"shape\":[1],"
+            + "\"data\":[\"\"]}]}";
         final String body = empty.replace("[\"\"]", "[\"" + "A".repeat(size - empty.length()) + "\"]");
         assertEquals(size, body.length());
         return body;

@@ -1,6 +1,5 @@
 package io.ingot.server.http;
 
-import io.ingot.api.CoreOptions;
 import io.ingot.backend.Backend;
 import io.ingot.backend.BackendFactory;
 import io.ingot.backend.Batch;
