@@ -26,10 +26,15 @@ public final class TritonSources
     /** @return the folder when it exists */
     public static Optional<Path> find()
     {
-        final String named = System.getenv(VARIABLE);
-        final Path folder = named != null && !named.isBlank() ? Path.of(named)
-            : projectRoot().resolveSibling("triton-sources");
+        final Path folder = expected();
         return Files.isDirectory(folder) ? Optional.of(folder.toAbsolutePath().normalize()) : Optional.empty();
+    }
+
+    /** @return where the folder is looked for: {@value #VARIABLE}, else beside the project's root */
+    private static Path expected()
+    {
+        final String named = System.getenv(VARIABLE);
+        return named != null && !named.isBlank() ? Path.of(named) : projectRoot().resolveSibling("triton-sources");
     }
 
     /**
@@ -40,9 +45,8 @@ public final class TritonSources
     public static Path require(final String relative, final String purpose)
     {
         final Optional<Path> folder = find();
-        Assumptions.assumeTrue(folder.isPresent(), () -> "Triton's sources are not here (set " + VARIABLE
-            + " or extract them at " + projectRoot().resolveSibling("triton-sources") + "): " + purpose
-            + " is skipped");
+        Assumptions.assumeTrue(folder.isPresent(), () -> "Triton's sources are not at " + expected() + " (" + VARIABLE
+            + " names them, else <project root>/../triton-sources): " + purpose + " is skipped");
         final Path path = folder.orElseThrow().resolve(relative);
         Assumptions.assumeTrue(Files.exists(path), () -> path + " is missing: " + purpose + " is skipped");
         return path;
