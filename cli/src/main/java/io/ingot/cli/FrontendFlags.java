@@ -71,7 +71,8 @@ final class FrontendFlags
     int metricsPort;
 
     @Option(names = "--http-max-input-size", paramLabel = "<integer>",
-        description = "Triton's: largest HTTP request body in bytes, compressed or not (default 64 MiB).")
+        description = "Triton's: largest request JSON, JSON tensor, raw input and decompressed body over HTTP,"
+            + " in bytes (default 64 MiB); binary tensor data is not bounded by it.")
     Long httpMaxInputSize;
 
     @Option(names = "--allow-client-shm", paramLabel = "<boolean>", arity = "0..1", fallbackValue = "true",

@@ -107,8 +107,10 @@ class CommandsTest
             output [ { name: "Y" data_type: TYPE_FP32 dims: [ 1 ] } ]
             """);
         assertEquals(1, run("models", "validate", repository.toString()));
-        // Triton's words (core src/backend_model.cc GetBackendRuntimeLibraryName), Ingot's detail after them.
-        assertTrue(err().contains("error: unable to find backend library for backend 'no_such_backend', try"
+        // Triton's words (core src/backend_model.cc GetBackendRuntimeLibraryName) after the status code, as Triton's
+        // load failure reads; Ingot's detail after them.
+        assertTrue(err().contains("error: Invalid argument: unable to find backend library for backend"
+            + " 'no_such_backend', try"
             + " specifying runtime on the model configuration. Ingot has no backend 'no_such_backend'"), err());
         assertTrue(err().contains("typo"), err());
         assertTrue(err().contains("2 of 4 model(s) failed validation"), err());

@@ -83,6 +83,12 @@ public final class Posix
     public static final int PROT_WRITE = 2;
     /** {@code <sys/mman.h>}: writes reach the file and every other mapping of it. */
     public static final int MAP_SHARED = 1;
+    /** {@code <sys/mman.h>}: writes stay in this mapping. */
+    public static final int MAP_PRIVATE = 2;
+    /** {@code <sys/mman.h>}: memory backed by no file, zero-filled page by page on first touch. */
+    public static final int MAP_ANONYMOUS = 0x20;
+    /** {@code <sys/mman.h>}: reserve no swap for the mapping: only the pages touched count. */
+    public static final int MAP_NORESERVE = 0x4000;
 
     /** {@code <unistd.h>}: {@code lseek} relative to the end of the file. */
     public static final int SEEK_END = 2;
@@ -452,12 +458,39 @@ public final class Posix
         final long page = pageSize();
         final long start = offset - offset % page;
         final long span = length + (offset - start);
+        return map(span, MAP_SHARED, fd, start, arena).asSlice(offset - start, length);
+    }
+
+    /**
+     * Reserves {@code length} bytes of anonymous memory ({@code mmap(NULL, length, PROT_READ | PROT_WRITE,
+     * MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)}) as a segment of {@code arena}; closing the arena unmaps
+     * it. The kernel commits a page only when it is first touched, so the mapping costs memory only for what is
+     * written into it, and its pages read as zero until then.
+     *
+     * @param length its size in bytes, &gt; 0
+     * @param arena  the owner of the mapping
+     * @return the reserved bytes
+     * @throws PosixException when {@code mmap} fails (ENOMEM when the address space cannot hold it)
+     */
+    public static MemorySegment mapAnonymous(final long length, final Arena arena)
+    {
+        if (length <= 0)
+        {
+            throw new IllegalArgumentException("mmap: length " + length + " must be > 0");
+        }
+        return map(length, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0, arena);
+    }
+
+    /** {@code mmap(NULL, span, PROT_READ | PROT_WRITE, flags, fd, offset)}, unmapped when {@code arena} closes. */
+    private static MemorySegment map(final long span, final int flags, final int fd, final long offset,
+        final Arena arena)
+    {
         final MemorySegment address;
         try (Arena call = Arena.ofConfined())
         {
             final MemorySegment state = call.allocate(CALL_STATE);
             address = (MemorySegment) require(Mmap.HANDLE, "mmap").invokeExact(state, MemorySegment.NULL, span,
-                PROT_READ | PROT_WRITE, MAP_SHARED, fd, start);
+                PROT_READ | PROT_WRITE, flags, fd, offset);
             if (address.address() == -1L)
             {
                 throw failure("mmap", state);
@@ -473,7 +506,7 @@ public final class Posix
         }
         final long base = address.address();
         final MethodHandle unmap = require(Munmap.HANDLE, "munmap");
-        return address.reinterpret(span, arena, ignored -> unmap(unmap, base, span)).asSlice(offset - start, length);
+        return address.reinterpret(span, arena, ignored -> unmap(unmap, base, span));
     }
 
     private static void unmap(final MethodHandle unmap, final long base, final long span)

@@ -105,4 +105,32 @@ class PosixTest
             Posix.close(fd);
         }
     }
+
+    @Test
+    void anAnonymousMappingCostsOnlyTheTouchedPagesAndGoesWithItsArena() throws IOException
+    {
+        assumeTrue(Posix.isAvailable(), Posix.unavailableReason());
+        final long length = 1L << 30;
+        final long before = residentBytes();
+        final MemorySegment reserved;
+        try (Arena arena = Arena.ofShared())
+        {
+            reserved = Posix.mapAnonymous(length, arena);
+            assertEquals(length, reserved.byteSize());
+            reserved.set(ValueLayout.JAVA_BYTE, 0, (byte) 1);
+            reserved.set(ValueLayout.JAVA_BYTE, length - 1, (byte) 2);
+            assertEquals(0, reserved.get(ValueLayout.JAVA_BYTE, length / 2), "untouched pages read as zero");
+            assertEquals(2, reserved.get(ValueLayout.JAVA_BYTE, length - 1));
+            // A GiB reserved, three pages touched: the process grew by far less than the reservation.
+            assertTrue(residentBytes() - before < 256L << 20, "resident grew by " + (residentBytes() - before));
+        }
+        assertFalse(reserved.scope().isAlive(), "closing the arena unmaps it");
+    }
+
+    /** @return the process's resident set, from /proc/self/statm (pages times the page size) */
+    private static long residentBytes() throws IOException
+    {
+        final String[] fields = Files.readString(Path.of("/proc/self/statm")).trim().split("\\s+");
+        return Long.parseLong(fields[1]) * Posix.pageSize();
+    }
 }

@@ -60,10 +60,10 @@ final class OnnxAutoComplete
         }
         else if (completed.getMaxBatchSize() != 0)
         {
-            throw new IllegalArgumentException("autofill failed for model '" + config.getName() + "': max_batch_size"
-                + " is " + completed.getMaxBatchSize() + " but the model does not support batching (not every input"
-                + " and output has a dynamic first dimension: inputs " + describe(signature.inputs()) + ", outputs "
-                + describe(signature.outputs()) + ")");
+            throw new IllegalArgumentException("autofill failed for model '" + config.getName() + "': model does"
+                + " not support batching while non-zero max_batch_size is specified (max_batch_size is "
+                + completed.getMaxBatchSize() + "; not every input and output has a dynamic first dimension: inputs "
+                + describe(signature.inputs()) + ", outputs " + describe(signature.outputs()) + ")");
         }
         final boolean batching = completed.getMaxBatchSize() > 0;
         if (needInputs)

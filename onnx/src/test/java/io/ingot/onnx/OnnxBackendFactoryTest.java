@@ -253,8 +253,8 @@ class OnnxBackendFactoryTest
 
         final ModelLoadException error = assertThrows(ModelLoadException.class,
             () -> factory.autoComplete(TestModels.config("name: \"relu\" max_batch_size: 8"), directory, versions));
-        assertTrue(error.getMessage().startsWith("autofill failed for model 'relu': max_batch_size is 8 but the model"
-            + " does not support batching"), error.getMessage());
+        assertTrue(error.getMessage().startsWith("autofill failed for model 'relu': model does not support batching"
+            + " while non-zero max_batch_size is specified (max_batch_size is 8;"), error.getMessage());
     }
 
     @Test

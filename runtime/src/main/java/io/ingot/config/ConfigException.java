@@ -18,11 +18,24 @@ public final class ConfigException extends Exception
     public enum Category
     {
         /** The configuration (or the model directory) is wrong: Triton's INVALID_ARG. */
-        INVALID_ARG,
+        INVALID_ARG("Invalid argument"),
         /** A file or directory that must exist does not: Triton's NOT_FOUND. */
-        NOT_FOUND,
+        NOT_FOUND("Not found"),
         /** Reading the repository failed for a reason outside the configuration (I/O): Triton's INTERNAL. */
-        INTERNAL
+        INTERNAL("Internal");
+
+        private final String statusText;
+
+        Category(final String statusText)
+        {
+            this.statusText = statusText;
+        }
+
+        /** @return the category as Triton's {@code Status::CodeString} names it ("Invalid argument", ...) */
+        public String statusText()
+        {
+            return statusText;
+        }
     }
 
     private final Category category;

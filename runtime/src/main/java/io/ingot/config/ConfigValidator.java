@@ -692,8 +692,10 @@ public final class ConfigValidator
         {
             if (!context.hasGpu(gpu))
             {
+                // Triton's words; Ingot has no minimum compute capability, so the list is every GPU it found.
                 throw ConfigException.invalid(g + " specifies invalid or unsupported gpu id " + gpu
-                    + ". Available GPUs are: " + context.gpuIds().stream().map(String::valueOf)
+                    + ". GPUs with at least the minimum required CUDA compute compatibility (Ingot uses every GPU the"
+                    + " CUDA runtime reports) are: " + context.gpuIds().stream().map(String::valueOf)
                     .collect(Collectors.joining(", ")));
             }
         }

@@ -76,7 +76,8 @@ final class EnsembleChecks
             final Tensor tensor = tensors.get(output.getName());
             if (tensor == null)
             {
-                throw ConfigException.invalid("ensemble output '" + output.getName() + "' for ensemble '" + m
+                // Triton's text, its unbalanced quote included, so that what greps for it finds it.
+                throw ConfigException.invalid("ensemble output '" + output.getName() + "' for ensemble " + m
                     + "' is not used");
             }
             if (!tensor.ready)
@@ -150,7 +151,8 @@ final class EnsembleChecks
             final Tensor tensor = tensors.get(input.getName());
             if (tensor == null)
             {
-                throw ConfigException.invalid("ensemble input '" + input.getName() + "' for ensemble '" + m
+                // Triton's text, its unbalanced quote included.
+                throw ConfigException.invalid("ensemble input '" + input.getName() + "' for ensemble " + m
                     + "' is not used");
             }
             tensor.ready = true;

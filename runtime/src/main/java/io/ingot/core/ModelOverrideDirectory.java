@@ -7,6 +7,7 @@ import io.ingot.config.proto.ModelConfig;
 import io.ingot.repository.ModelRepository;
 
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -116,10 +117,18 @@ final class ModelOverrideDirectory implements AutoCloseable
         }
     }
 
+    /**
+     * Triton's text for a load whose files cannot be laid out (its {@code filesystem_error}, e.g. a {@code file:}
+     * name longer than the file system allows, ends the poll), then why, without the path: it holds the client's
+     * file name, which may be as long as the request.
+     */
     private static InferenceException cannotWrite(final String model, final IOException e)
     {
+        final String reason = e instanceof FileSystemException system && system.getReason() != null
+            ? system.getReason() : e.getClass().getSimpleName();
         return new InferenceException(ErrorCode.INTERNAL, "failed to load '" + model
-            + "', cannot write its overrides to a temporary model directory: " + e, e);
+            + "', failed to poll from model repository: cannot write its overrides to a temporary model directory ("
+            + reason + ")", e);
     }
 
     private void linkEntriesOf(final Path repository) throws IOException

@@ -24,7 +24,9 @@ import java.util.stream.Collectors;
  * {@code ValidateEnsembleConfig} for the rest), with Triton's messages: every composing model (and the version a
  * step names) is loaded; no composing model allows a smaller {@code max_batch_size} than the ensemble (0 is
  * exempt); every step maps only inputs and outputs its model has, maps each required input exactly once, and maps
- * no two outputs to one tensor; each ensemble tensor has one datatype and compatible shapes wherever it is used.
+ * no two outputs to one tensor; each ensemble tensor has one datatype and compatible shapes wherever it is used; no
+ * step joins tensors from different decoupled models ({@link DecoupledBranching}). Then, beyond Triton, a decoupled
+ * step is refused as not supported yet.
  * The ensemble's own configuration was checked when it was read ({@code EnsembleChecks}). Stateless.
  */
 public final class EnsembleLinker
@@ -106,12 +108,17 @@ public final class EnsembleLinker
                     + ", but it contains model " + step.getModelName() + " which only allows maximum batch size to be "
                     + model.getMaxBatchSize());
             }
-            if (model.getModelTransactionPolicy().getDecoupled())
+            checkMapping(e, step, model, tensors);
+        }
+        DecoupledBranching.check(ensemble, configs);
+        for (int i = 0; i < configs.length; i++)
+        {
+            if (configs[i].getModelTransactionPolicy().getDecoupled())
             {
                 throw new InferenceException(ErrorCode.UNSUPPORTED, "in ensemble " + e + ", step " + i + " runs model '"
-                    + step.getModelName() + "', which is decoupled: Ingot's ensembles do not run decoupled steps yet");
+                    + steps.get(i).getModelName() + "', which is decoupled: Ingot's ensembles do not run decoupled"
+                    + " steps yet");
             }
-            checkMapping(e, step, model, tensors);
         }
         return plan(ensemble, configs);
     }

@@ -45,7 +45,7 @@ public final class ModelConfigs
             throw ConfigException.invalid("model configuration name '" + raw.getName()
                 + "' does not match the model name '" + name + "'");
         }
-        final ModelConfig config = LoadOrder.validated(raw, name, null, completer, context);
+        final ModelConfig config = LoadOrder.validated(raw, name, null, completer, context, true);
         return LoadOrder.completed(config, null, List.of(), completer, context);
     }
 }

@@ -30,7 +30,8 @@ import java.util.stream.Stream;
  *       and fails when it is not;</li>
  *   <li>completes {@code platform}/{@code backend} from the lexicographically first version directory
  *       ({@link io.ingot.config.ServerAutoCompleter}), normalizes, and validates the model-level fields (and the
- *       inputs and outputs when auto-complete is disabled);</li>
+ *       inputs and outputs when auto-complete is disabled or there is no version directory to complete them
+ *       from);</li>
  *   <li>requires the configured {@code name} to equal the directory name;</li>
  *   <li>selects versions by the version policy ({@code latest}, {@code all}, {@code specific}; specific versions
  *       that are missing only warn; none selected fails);</li>
@@ -228,7 +229,7 @@ public final class ModelRepository
                 + " model '" + name + "' needs a " + CONFIG_FILENAME + ")");
         }
         ModelConfig config = LoadOrder.validated(raw, name, versionDirectories.lexicographicallyFirst(), completer,
-            context);
+            context, !versionDirectories.isEmpty());
         if (!config.getName().equals(name))
         {
             throw ConfigException.invalid("unexpected directory name '" + name + "' for model '" + config.getName()

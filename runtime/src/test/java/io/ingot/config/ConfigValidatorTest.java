@@ -218,8 +218,9 @@ class ConfigValidatorTest
             NormalizeContext.withGpus(0, 1));
         final ConfigException e = assertThrows(ConfigException.class,
             () -> ConfigValidator.validate(config, NormalizeContext.withGpus(0, 1)));
-        assertEquals("instance group m_0 of model m specifies invalid or unsupported gpu id 3. Available GPUs are: "
-            + "0, 1", e.getMessage());
+        assertEquals("instance group m_0 of model m specifies invalid or unsupported gpu id 3. GPUs with at least the"
+            + " minimum required CUDA compute compatibility (Ingot uses every GPU the CUDA runtime reports) are: 0, 1",
+            e.getMessage());
         assertDoesNotThrow(() -> ConfigValidator.validate(config), "without a context the ids are not checked");
     }
 
@@ -288,6 +289,11 @@ class ConfigValidatorTest
             """;
         assertEquals("output 'OUT' for ensemble 'm' is not written: at least one of its depending tensors, "
             + "'other', is not connected", failure(dangling));
+        // Triton's text, its unbalanced quote included (core model_config_utils.cc ValidateEnsembleSchedulingConfig).
+        assertEquals("ensemble input 'SPARE' for ensemble m' is not used", failure(dangling.replace("input [",
+            "input [ { name: \"SPARE\" data_type: TYPE_FP32 dims: [ 1 ] },")));
+        assertEquals("ensemble output 'EXTRA' for ensemble m' is not used", failure(dangling.replace("output [",
+            "output [ { name: \"EXTRA\" data_type: TYPE_FP32 dims: [ 1 ] },").replace("\"other\"", "\"mid\"")));
     }
 
     @Test

@@ -73,6 +73,52 @@ class EnsembleLinkingTest
             .orElseThrow(() -> new AssertionError(model + " is not in the index"));
     }
 
+    /** Triton's decoupled repeat model (the built-in {@code repeat} backend). */
+    private static final ModelConfig REPEAT = TestModels.config("""
+        name: "repeat" backend: "repeat" max_batch_size: 0 model_transaction_policy { decoupled: true }
+        input [{ name: "IN" data_type: TYPE_INT32 dims: [-1] }, { name: "DELAY" data_type: TYPE_UINT32 dims: [-1] },
+               { name: "WAIT" data_type: TYPE_UINT32 dims: [1] }]
+        output [{ name: "OUT" data_type: TYPE_INT32 dims: [1] }, { name: "IDX" data_type: TYPE_UINT32 dims: [1] }]
+        """);
+
+    /** @return an ensemble over two outputs, A and B, written by {@code steps} from IN, DELAY and WAIT */
+    private static ModelConfig twoOutputs(final String steps)
+    {
+        return TestModels.config("name: \"branches\" platform: \"ensemble\" max_batch_size: 0"
+            + " input [{ name: \"IN\" data_type: TYPE_INT32 dims: [-1] },"
+            + " { name: \"DELAY\" data_type: TYPE_UINT32 dims: [-1] },"
+            + " { name: \"WAIT\" data_type: TYPE_UINT32 dims: [1] }]"
+            + " output [{ name: \"A\" data_type: TYPE_INT32 dims: [1] },"
+            + " { name: \"B\" data_type: TYPE_UINT32 dims: [1] }]"
+            + " ensemble_scheduling { " + steps + " }");
+    }
+
+    /** @return a repeat step over the ensemble's inputs writing OUT and IDX to the tensors named (null: unmapped) */
+    private static String repeatStep(final String out, final String idx)
+    {
+        return "step [{ model_name: \"repeat\" model_version: -1 input_map { key: \"IN\" value: \"IN\" }"
+            + " input_map { key: \"DELAY\" value: \"DELAY\" } input_map { key: \"WAIT\" value: \"WAIT\" }"
+            + (out == null ? "" : " output_map { key: \"OUT\" value: \"" + out + "\" }")
+            + (idx == null ? "" : " output_map { key: \"IDX\" value: \"" + idx + "\" }") + " }]";
+    }
+
+    @Test
+    void outputsOfTwoDecoupledStepsMeetingInOneStepAreRefusedInTritonsWords()
+    {
+        // Each decoupled step starts its own branch; the ensemble's outputs (its sink) join two of them.
+        assertEquals("in ensemble branches, step of model 'branches' receives inputs originated from different"
+            + " decoupled models", reasonOf(twoOutputs(repeatStep("A", null) + repeatStep(null, "B")),
+            REPEAT));
+    }
+
+    @Test
+    void theOutputsOfOneDecoupledStepShareOneBranch()
+    {
+        // No branching error: what remains is that Ingot's ensembles do not run decoupled steps yet.
+        assertEquals("in ensemble branches, step 0 runs model 'repeat', which is decoupled: Ingot's ensembles do not"
+            + " run decoupled steps yet", reasonOf(twoOutputs(repeatStep("A", "B")), REPEAT));
+    }
+
     @Test
     void aStepModelThatIsNotLoadedIsNamed()
     {

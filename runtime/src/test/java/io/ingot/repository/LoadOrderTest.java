@@ -136,18 +136,48 @@ class LoadOrderTest
     }
 
     @Test
-    void inputsAreValidatedBeforeVersionsOnlyWhenAutoCompleteIsDisabled() throws Exception
+    void inputsAreValidatedBeforeVersionsWhenNothingCanCompleteThem() throws Exception
     {
-        model("io", """
+        final String incomplete = """
             backend: "probe"
             input [ { name: "IN" data_type: TYPE_FP32 } ]
             output [ { name: "OUT" data_type: TYPE_FP32 dims: [ 1 ] } ]
+            """;
+        model("io", incomplete);
+        model("later", incomplete, "1");
+
+        for (final boolean autoComplete : new boolean[] {true, false})
+        {
+            // No version directory: no backend can complete the inputs, so they are checked before the versions.
+            assertEquals("model input 'IN' must specify 'dims' for io", scan(autoComplete).failures().get("io"),
+                "auto-complete " + autoComplete);
+        }
+        // Strict mode checks them before the versions whatever the directory holds.
+        assertEquals("model input 'IN' must specify 'dims' for later", scan(false).failures().get("later"));
+        // With auto-complete and a version, the backend completes first, then everything is validated (Triton's
+        // order), and the failure reads as Triton's load failure, status code first.
+        assertEquals("Invalid argument: model input 'IN' must specify 'dims' for later",
+            scan(true).failures().get("later"));
+        assertEquals(2, probe.completions.get(), "only 'later' was completed, once in each of the two scans with"
+            + " auto-complete");
+    }
+
+    @Test
+    void aZeroDimensionWithoutVersionsReportsTheDimensionInEveryMode() throws Exception
+    {
+        model("zerodims", """
+            backend: "probe"
+            max_batch_size: 8
+            input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 0 ] } ]
+            output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]
             """);
 
-        assertEquals("model input 'IN' must specify 'dims' for io", scan(false).failures().get("io"));
-        // With auto-complete the backend may still fill the dims, so the versions come first.
-        assertEquals("at least one version must be available under the version policy of model 'io'",
-            scan(true).failures().get("io"));
+        for (final boolean autoComplete : new boolean[] {true, false})
+        {
+            assertEquals("model input 'INPUT0' dimension must be integer >= 1, or -1 to indicate a variable-size"
+                + " dimension for zerodims", scan(autoComplete).failures().get("zerodims"),
+                "auto-complete " + autoComplete);
+        }
     }
 
     @Test
@@ -161,12 +191,12 @@ class LoadOrderTest
         final ScanResult result = scan(true);
 
         final String missing = result.failures().get("nobackend");
-        assertTrue(missing.startsWith("unable to find backend library for backend 'no_such', try specifying runtime"
-            + " on the model configuration."), missing);
+        assertTrue(missing.startsWith("Invalid argument: unable to find backend library for backend 'no_such', try"
+            + " specifying runtime on the model configuration."), missing);
         assertTrue(missing.contains("available backends: [probe"), "Ingot's detail follows: " + missing);
         assertEquals("at least one version must be available under the version policy of model 'noversion'",
             result.failures().get("noversion"));
-        assertTrue(result.failures().get("badgroup").startsWith("unable to find backend library for backend"),
+        assertTrue(result.failures().get("badgroup").startsWith("Invalid argument: unable to find backend library"),
             "the backend is looked up before the instance groups are validated: " + result.failures());
     }
 
@@ -182,12 +212,12 @@ class LoadOrderTest
         final ScanResult result = scan(true);
 
         // backend_model.cc GetBackendLibraryProperties: IsChildPathEscapingParentPath, then this message.
-        assertEquals("backend library name '../../lib/libevil.so' escapes backend directory 'probe', for model"
-            + " 'escape', check model config runtime field", result.failures().get("escape"));
-        assertTrue(result.failures().get("absolute").startsWith("backend library name '/usr/lib/libtriton_probe.so'"
-            + " escapes backend directory"), result.failures().get("absolute"));
-        assertTrue(result.failures().get("unknown").startsWith("unable to find backend library 'libtriton_other.so'"
-            + " for model 'unknown', searched: "), result.failures().get("unknown"));
+        assertEquals("Invalid argument: backend library name '../../lib/libevil.so' escapes backend directory 'probe',"
+            + " for model 'escape', check model config runtime field", result.failures().get("escape"));
+        assertTrue(result.failures().get("absolute").startsWith("Invalid argument: backend library name"
+            + " '/usr/lib/libtriton_probe.so' escapes backend directory"), result.failures().get("absolute"));
+        assertTrue(result.failures().get("unknown").startsWith("Invalid argument: unable to find backend library"
+            + " 'libtriton_other.so' for model 'unknown', searched: "), result.failures().get("unknown"));
         assertTrue(result.model("own").isPresent(), "Triton's library name of the backend Ingot serves is accepted");
         assertFalse(result.failures().containsKey("inside"), result.failures().toString());
     }

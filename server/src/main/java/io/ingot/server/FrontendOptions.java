@@ -2,6 +2,7 @@ package io.ingot.server;
 
 import io.ingot.server.access.RestrictedApis;
 import io.ingot.server.grpc.GrpcLimits;
+import io.ingot.server.http.HttpInputLimit;
 import io.ingot.server.http.HttpLimits;
 
 import java.util.Objects;
@@ -13,7 +14,9 @@ import java.util.Objects;
  * @param httpPort             KServe v2 HTTP/REST port (Triton's default 8000)
  * @param grpcPort             KServe v2 gRPC port (Triton's default 8001)
  * @param metricsPort          Prometheus metrics port (Triton's default 8002)
- * @param maxHttpRequestBytes  largest HTTP request body, compressed or decompressed (Triton's default 64 MiB)
+ * @param maxHttpRequestBytes  Triton's {@code --http-max-input-size} (default 64 MiB): the largest request JSON,
+ *                             JSON tensor, raw binary input and decompressed body over HTTP ({@link HttpInputLimit});
+ *                             binary tensor data is bounded only by {@link HttpLimits#bodyMemoryBytes()}
  * @param allowClientShm       whether clients may register system shared-memory regions
  * @param httpThreads          event-loop threads of the HTTP and metrics listeners
  * @param httpLimits           connections, timeouts and body memory of the HTTP listener
@@ -31,8 +34,8 @@ public record FrontendOptions(String host, int httpPort, int grpcPort, int metri
     public static final int DEFAULT_GRPC_PORT = 8001;
     /** Default metrics port. */
     public static final int DEFAULT_METRICS_PORT = 8002;
-    /** Default HTTP body limit: 64 MiB, Triton's {@code --http-max-input-size}. */
-    public static final long DEFAULT_MAX_HTTP_REQUEST_BYTES = 64L << 20;
+    /** Default HTTP input limit: 64 MiB, Triton's {@code --http-max-input-size} ({@link HttpInputLimit}). */
+    public static final long DEFAULT_MAX_HTTP_REQUEST_BYTES = HttpInputLimit.DEFAULT_BYTES;
     /** Default bind address: loopback only. */
     public static final String DEFAULT_HOST = "127.0.0.1";
 
@@ -93,7 +96,7 @@ public record FrontendOptions(String host, int httpPort, int grpcPort, int metri
     }
 
     /**
-     * @param bytes largest HTTP request body
+     * @param bytes Triton's {@code --http-max-input-size} ({@link HttpInputLimit})
      * @return a copy with that limit
      */
     public FrontendOptions withMaxHttpRequestBytes(final long bytes)

@@ -16,7 +16,8 @@ import java.util.Map;
  * <table>
  *   <caption>Settings</caption>
  *   <tr><th>Key</th><th>Default</th><th>Meaning</th></tr>
- *   <tr><td>{@value #MAX_REQUEST_BYTES}</td><td>64 MiB (Triton's)</td><td>largest request body</td></tr>
+ *   <tr><td>{@value #MAX_REQUEST_BYTES}</td><td>64 MiB (Triton's)</td><td>Triton's {@code --http-max-input-size}:
+ *       the largest request JSON, JSON tensor, raw input and decompressed body (not binary tensor data)</td></tr>
  *   <tr><td>{@value #ALLOW_CLIENT_SHM}</td><td>true</td><td>whether clients may register shared memory</td></tr>
  *   <tr><td>{@value #HTTP_MAX_CONNECTIONS}</td><td>4096</td><td>HTTP connections open at once</td></tr>
  *   <tr><td>{@value #HTTP_IDLE_TIMEOUT}</td><td>60000</td><td>ms a connection may wait between requests</td></tr>
@@ -31,7 +32,7 @@ import java.util.Map;
  */
 public final class KServeFrontend implements Frontend
 {
-    /** Setting: the largest HTTP request body accepted, in bytes. */
+    /** Setting: Triton's {@code --http-max-input-size}, in bytes ({@code HttpInputLimit}). */
     public static final String MAX_REQUEST_BYTES = "http-max-request-bytes";
     /** Setting: whether clients may register system shared-memory regions. */
     public static final String ALLOW_CLIENT_SHM = "allow-client-shm";

@@ -77,7 +77,7 @@ public final class ServerFrontends implements RunningFrontend
      * @param httpPort        HTTP port; 0 = ephemeral, negative = no HTTP listener
      * @param grpcPort        gRPC port; 0 = ephemeral, negative = no gRPC listener
      * @param metricsPort     metrics port; 0 = ephemeral, negative = no metrics listener
-     * @param maxRequestBytes largest HTTP request body
+     * @param maxRequestBytes Triton's {@code --http-max-input-size} ({@link FrontendOptions#maxHttpRequestBytes()})
      * @return the running frontends
      */
     public static ServerFrontends start(final InferenceCore core, final String host, final int httpPort,
@@ -104,7 +104,7 @@ public final class ServerFrontends implements RunningFrontend
             if (options.httpPort() >= 0)
             {
                 frontends.http = HttpFrontend.bind(core, frontends.sharedMemory, options.host(), options.httpPort(),
-                    (int) options.maxHttpRequestBytes(), options.httpLimits(), options.httpRestricted(),
+                    options.maxHttpRequestBytes(), options.httpLimits(), options.httpRestricted(),
                     frontends.boss, frontends.workers, frontends.blockingExecutor);
             }
             if (options.grpcPort() >= 0)

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -94,6 +95,20 @@ public final class ChildProcess implements AutoCloseable
     public static ChildProcess start(final List<String> command) throws IOException
     {
         return new ChildProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
+    }
+
+    /**
+     * @param command     the command line
+     * @param environment variables set (or replaced) in the child's environment, which is otherwise this one's
+     * @return the started process
+     * @throws IOException when it cannot be started
+     */
+    public static ChildProcess start(final List<String> command, final Map<String, String> environment)
+        throws IOException
+    {
+        final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        return new ChildProcess(builder.start());
     }
 
     public static List<String> javaCommand(final Class<?> main, final List<String> flags, final String... args)

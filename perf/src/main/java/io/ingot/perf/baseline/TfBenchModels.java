@@ -6,8 +6,8 @@ import io.ingot.tensorflow.savedmodel.SavedModelWriter;
 /**
  * The SavedModels the TensorFlow comparison runs, written by the tensorflow module's own writer:
  * <ul>
- *   <li>{@code simple}: the example repository's {@code my_model} (two FP32 [16] vectors to their sum and
- *       difference), where nearly all the time is overhead: the serving cost a server adds;</li>
+ *   <li>{@code simple}: Triton's classic "simple" model (two FP32 [16] vectors to their sum and difference),
+ *       where nearly all the time is overhead: the serving cost a server adds;</li>
  *   <li>{@code mlp}: {@code x} FP32 [256] through dense layers of widths 1024, 1024 (ReLU) and 16, weights seeded
  *       uniform in +-1/sqrt(fan-in), as graph constants: about 1.3 M multiply-adds a row, so batching pays.</li>
  * </ul>

@@ -1,14 +1,13 @@
 package io.ingot.server.http;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.WrappedByteBuf;
 
 /**
  * A request body whose memory is counted in the {@link RequestBodyBudget}: when its last reference is released, the
  * reservation goes back to the budget. Derived buffers ({@code slice}, {@code duplicate}) share its memory and must
  * not outlive it; the frontend releases bodies only through this buffer or the request that holds it.
  */
-final class BudgetedByteBuf extends WrappedByteBuf
+final class BudgetedByteBuf extends FreeingByteBuf
 {
     private final RequestBodyBudget budget;
     private final long reserved;
@@ -26,23 +25,8 @@ final class BudgetedByteBuf extends WrappedByteBuf
     }
 
     @Override
-    public boolean release()
+    void freed()
     {
-        return returned(super.release());
-    }
-
-    @Override
-    public boolean release(final int decrement)
-    {
-        return returned(super.release(decrement));
-    }
-
-    private boolean returned(final boolean freed)
-    {
-        if (freed)
-        {
-            budget.release(reserved);
-        }
-        return freed;
+        budget.release(reserved);
     }
 }

@@ -126,17 +126,18 @@ public enum ContentCoding
      * Decodes a body. gzip and zlib are told apart by their header bytes, as Triton's decompressor does. The decoded
      * body's memory grows as it is decoded and is counted in {@code budget} until the returned buffer is released.
      *
-     * @param body     the coded body (not released here)
-     * @param limit    the most decoded bytes accepted
-     * @param budget   the memory all request bodies may hold
-     * @param alloc    where the decoded body is allocated
+     * @param body       the coded body (not released here)
+     * @param inputLimit Triton's {@code --http-max-input-size}: the most decoded bytes accepted
+     * @param budget     the memory all request bodies may hold
+     * @param alloc      where the decoded body is allocated
      * @return a new buffer with the decoded body, owned by the caller
-     * @throws InferenceException INVALID_ARG for corrupt data or a decoded body over the limit; UNAVAILABLE when the
-     *                            budget cannot hold the decoded body
+     * @throws InferenceException INVALID_ARG for corrupt data or, with Triton's text, a decoded body over the limit;
+     *                            UNAVAILABLE when the budget cannot hold the decoded body
      */
-    public ByteBuf decode(final ByteBuf body, final int limit, final RequestBodyBudget budget,
+    public ByteBuf decode(final ByteBuf body, final HttpInputLimit inputLimit, final RequestBodyBudget budget,
         final ByteBufAllocator alloc)
     {
+        final int limit = (int) Math.min(inputLimit.bytes(), HttpBodyAggregator.MAX_BODY_BYTES);
         long reserved = Math.min(limit, Math.max(256, body.readableBytes() * 4L));
         if (!budget.tryReserve(reserved))
         {
@@ -155,8 +156,7 @@ public enum ContentCoding
             {
                 if (read > limit - out.writerIndex())
                 {
-                    throw new InferenceException(ErrorCode.INVALID_ARG, "decompressed request body exceeds the limit"
-                        + " of " + limit + " bytes");
+                    throw inputLimit.decompressedTooLarge();
                 }
                 final int needed = out.writerIndex() + read;
                 if (needed > out.capacity())

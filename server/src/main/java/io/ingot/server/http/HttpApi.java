@@ -17,31 +17,31 @@ import java.util.concurrent.ExecutorService;
  * @param control          the non-inference endpoints
  * @param decoder          the infer request decoder
  * @param blockingExecutor where blocking calls run
- * @param maxBodyBytes     the largest (decompressed) request body accepted
+ * @param inputLimit       Triton's {@code --http-max-input-size} rule
  * @param budget           the memory all request bodies may hold
  * @param restricted       endpoints restricted to a header
  * @param drain            requests not yet answered, for a graceful stop
  * @param tracer           the core's trace settings and sampling
  */
 record HttpApi(InferenceCore core, SystemSharedMemoryRegistry sharedMemory, HttpControlEndpoints control,
-    HttpInferDecoder decoder, ExecutorService blockingExecutor, int maxBodyBytes, RequestBodyBudget budget,
+    HttpInferDecoder decoder, ExecutorService blockingExecutor, HttpInputLimit inputLimit, RequestBodyBudget budget,
     RestrictedApis restricted, HttpDrain drain, TraceManager tracer)
 {
     /**
      * @param core             the core
      * @param sharedMemory     registered regions
      * @param blockingExecutor where blocking calls run
-     * @param maxBodyBytes     the largest request body accepted
+     * @param inputLimit       Triton's {@code --http-max-input-size} rule
      * @param budget           the memory all request bodies may hold
      * @param restricted       endpoints restricted to a header
      * @return the shared state
      */
     static HttpApi of(final InferenceCore core, final SystemSharedMemoryRegistry sharedMemory,
-        final ExecutorService blockingExecutor, final int maxBodyBytes, final RequestBodyBudget budget,
+        final ExecutorService blockingExecutor, final HttpInputLimit inputLimit, final RequestBodyBudget budget,
         final RestrictedApis restricted)
     {
         return new HttpApi(core, sharedMemory, new HttpControlEndpoints(core, sharedMemory),
-            new HttpInferDecoder(core, sharedMemory), blockingExecutor, maxBodyBytes, budget, restricted,
+            new HttpInferDecoder(core, sharedMemory, inputLimit), blockingExecutor, inputLimit, budget, restricted,
             new HttpDrain(), TraceManager.forCore(core));
     }
 }

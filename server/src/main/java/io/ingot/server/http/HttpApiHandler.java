@@ -63,7 +63,7 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
     {
         this.api = api;
         this.timer = timer;
-        this.generateDecoder = new HttpGenerateDecoder(api.decoder(), api.maxBodyBytes());
+        this.generateDecoder = new HttpGenerateDecoder(api.decoder(), api.inputLimit().bytes());
     }
 
     @Override
@@ -265,7 +265,7 @@ final class HttpApiHandler extends ChannelInboundHandlerAdapter
             {
                 return request.content().retain();
             }
-            return coding.decode(request.content(), api.maxBodyBytes(), api.budget(), ctx.alloc());
+            return coding.decode(request.content(), api.inputLimit(), api.budget(), ctx.alloc());
         }
         finally
         {

@@ -110,9 +110,15 @@ public final class HttpControlEndpoints
                     final JsonObject request = JsonBodies.object(JsonBodies.parse(body, 0, body.readableBytes()),
                         "the repository index request");
                     final JsonElement ready = request.get("ready");
-                    if (ready != null && !ready.isJsonNull())
+                    if (ready != null)
                     {
-                        readyOnly = JsonBodies.bool(ready, "ready", "the repository index request");
+                        // Triton's text (http_server.cc HandleRepositoryIndex); null is not a boolean there either.
+                        if (!ready.isJsonPrimitive() || !ready.getAsJsonPrimitive().isBoolean())
+                        {
+                            throw new InferenceException(ErrorCode.INVALID_ARG,
+                                "Invalid value for 'ready': expected a boolean");
+                        }
+                        readyOnly = ready.getAsBoolean();
                     }
                 }
                 final var index = core.repositoryIndex(readyOnly);

@@ -48,7 +48,8 @@ public final class HttpFrontend implements AutoCloseable
      * @param sharedMemory     registered regions
      * @param host             address to bind
      * @param port             port, 0 for an ephemeral one
-     * @param maxBodyBytes     the largest request body accepted (compressed and decompressed)
+     * @param maxInputBytes    Triton's {@code --http-max-input-size}: the largest request JSON, JSON tensor, raw input
+     *                         and decompressed body ({@link HttpInputLimit}); binary tensor data is not bounded by it
      * @param limits           connections, deadlines and body memory
      * @param restricted       endpoints restricted to a header
      * @param boss             accepting event loop
@@ -58,11 +59,11 @@ public final class HttpFrontend implements AutoCloseable
      * @throws InterruptedException when interrupted while binding
      */
     public static HttpFrontend bind(final InferenceCore core, final SystemSharedMemoryRegistry sharedMemory,
-        final String host, final int port, final int maxBodyBytes, final HttpLimits limits,
+        final String host, final int port, final long maxInputBytes, final HttpLimits limits,
         final RestrictedApis restricted, final EventLoopGroup boss, final EventLoopGroup workers,
         final ExecutorService blockingExecutor) throws InterruptedException
     {
-        final HttpApi api = HttpApi.of(core, sharedMemory, blockingExecutor, maxBodyBytes,
+        final HttpApi api = HttpApi.of(core, sharedMemory, blockingExecutor, new HttpInputLimit(maxInputBytes),
             new RequestBodyBudget(limits.bodyMemoryBytes()), restricted);
         final ServerBootstrap bootstrap = new ServerBootstrap()
             .group(boss, workers)
@@ -82,7 +83,7 @@ public final class HttpFrontend implements AutoCloseable
                         .setMaxHeaderSize(MAX_HEADER_BYTES)
                         .setMaxChunkSize(MAX_CHUNK_BYTES)));
                     ch.pipeline().addLast("progress", timer.messageHandler());
-                    ch.pipeline().addLast("body", new HttpBodyAggregator(maxBodyBytes, api.budget()));
+                    ch.pipeline().addLast("body", new HttpBodyAggregator(api.inputLimit(), api.budget()));
                     ch.pipeline().addLast("api", new HttpApiHandler(api, timer));
                 }
             });

@@ -44,15 +44,30 @@ public final class HttpInferDecoder
 
     private final InferenceCore core;
     private final SystemSharedMemoryRegistry sharedMemory;
+    private final HttpInputLimit inputLimit;
 
     /**
+     * A decoder under Triton's default {@code --http-max-input-size} (64 MiB).
+     *
      * @param core         the core, asked for metadata of raw binary requests
      * @param sharedMemory registered shared-memory regions
      */
     public HttpInferDecoder(final InferenceCore core, final SystemSharedMemoryRegistry sharedMemory)
     {
+        this(core, sharedMemory, new HttpInputLimit(HttpInputLimit.DEFAULT_BYTES));
+    }
+
+    /**
+     * @param core         the core, asked for metadata of raw binary requests
+     * @param sharedMemory registered shared-memory regions
+     * @param inputLimit   Triton's {@code --http-max-input-size} rule: the JSON part, JSON tensors, a raw input
+     */
+    public HttpInferDecoder(final InferenceCore core, final SystemSharedMemoryRegistry sharedMemory,
+        final HttpInputLimit inputLimit)
+    {
         this.core = core;
         this.sharedMemory = sharedMemory;
+        this.inputLimit = inputLimit;
     }
 
     /**
@@ -69,9 +84,11 @@ public final class HttpInferDecoder
         final int jsonLength = jsonLength(headerLength, bodyLength);
         if (jsonLength == 0)
         {
+            inputLimit.checkRaw(bodyLength);
             decodeRaw(call, body);
             return;
         }
+        inputLimit.checkJson(jsonLength);
         final JsonObject root = JsonBodies.object(JsonBodies.parseInferRequest(body, 0, jsonLength),
             "the inference request");
         final String id = JsonBodies.optionalString(root, "id", "the inference request");
@@ -270,12 +287,14 @@ public final class HttpInferDecoder
         {
             if (dataType != DataType.BYTES && dataType.byteSize() > 0)
             {
-                TensorLayout.fixedByteSize(name, dataType, elements);
+                inputLimit.checkJsonTensor(name, TensorLayout.fixedByteSize(name, dataType, elements));
             }
             final long guess = dataType == DataType.BYTES ? 256 : elements * Math.max(1, dataType.byteSize());
             final ByteBuf converted = call.ownInput(call.allocator().directBuffer(
                 (int) Math.min(Math.max(guess, 16), 1 << 20)));
             JsonTensorReader.read(name, dataType, shape, elements, data, converted);
+            // BYTES: Triton sizes the strings first (4 bytes of length each); the same count, after converting.
+            inputLimit.checkJsonTensor(name, converted.writerIndex());
             memory = MemorySegment.ofBuffer(converted.nioBuffer(0, converted.writerIndex()));
         }
         call.request().addInput(name, dataType, shape, memory);

@@ -1,6 +1,9 @@
 package io.ingot.server.http;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.ingot.server.net.ConnectionLimiter;
+
+import java.lang.management.ManagementFactory;
 
 /**
  * The bounds an HTTP listener keeps whatever its clients send.
@@ -11,7 +14,8 @@ import io.ingot.server.net.ConnectionLimiter;
  * @param bodyTimeoutMillis     how long a body may take, from the end of the headers, before the allowance below
  * @param minBodyBytesPerSecond the slowest average rate a body may arrive at: each such many bytes received add 1 s
  * @param bodyMemoryBytes       the memory all request bodies of the listener may hold at once (received and
- *                              decompressed); beyond it, new bodies get 503
+ *                              decompressed); beyond it, new bodies get 503. This, not Triton's
+ *                              {@code --http-max-input-size}, is what bounds binary tensor data
  */
 public record HttpLimits(int maxConnections, long idleTimeoutMillis, long headerTimeoutMillis,
     long bodyTimeoutMillis, long minBodyBytesPerSecond, long bodyMemoryBytes)
@@ -26,8 +30,27 @@ public record HttpLimits(int maxConnections, long idleTimeoutMillis, long header
     public static final long DEFAULT_BODY_TIMEOUT_MILLIS = 20_000;
     /** Default slowest body rate: 1 KiB/s. */
     public static final long DEFAULT_MIN_BODY_BYTES_PER_SECOND = 1024;
-    /** Default memory for request bodies: 1 GiB. */
-    public static final long DEFAULT_BODY_MEMORY_BYTES = 1L << 30;
+    /**
+     * Default memory for request bodies: half of the memory of the machine, or of its container where one limits it
+     * (the JVM's {@code OperatingSystemMXBean.getTotalMemorySize()}, which reads the cgroup limit), at least 256 MiB;
+     * 1 GiB where the JVM reports none. Half, so that one body as large as Triton accepts (its QA sends 1.9 GB
+     * tensors with default flags) fits on a machine that can hold it next to its models, and the heap, the models and
+     * the responses keep the other half.
+     */
+    public static final long DEFAULT_BODY_MEMORY_BYTES = defaultBodyMemoryBytes();
+
+    private static long defaultBodyMemoryBytes()
+    {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean system)
+        {
+            final long total = system.getTotalMemorySize();
+            if (total > 0)
+            {
+                return Math.max(256L << 20, total / 2);
+            }
+        }
+        return 1L << 30;
+    }
 
     /** Validates. */
     public HttpLimits

@@ -21,7 +21,10 @@ public final class JsonBodies
     {
     }
 
-    /** Deepest nesting of arrays and objects in a request's JSON (Triton's HTTP_MAX_JSON_NESTING_DEPTH). */
+    /**
+     * Deepest nesting of arrays in a tensor's JSON {@code data} (Triton's HTTP_MAX_JSON_NESTING_DEPTH), and of the
+     * tree built for the rest of a body.
+     */
     public static final int MAX_NESTING = 100;
 
     /**
@@ -68,7 +71,14 @@ public final class JsonBodies
         return value;
     }
 
-    /** Builds Gson's tree from the scanner, recursively within {@link #MAX_NESTING}. */
+    /**
+     * Builds Gson's tree from the scanner, recursively within {@link #MAX_NESTING}. Triton parses a body of any depth
+     * ({@code kParseIterativeFlag}) and bounds only a tensor's {@code data}; so does this: a container nested deeper
+     * than {@link #MAX_NESTING} is checked for syntax without recursion and kept as an empty container of its kind.
+     * No field a request may hold takes a container that deep, and its kind still answers the field's type check
+     * (Triton's {@code Invalid value for 'ready': expected a boolean} for a {@code ready} nested 250,000 deep), while
+     * the tree, and the stack that builds it, stay bounded.
+     */
     private record TreeBuilder(JsonScanner scanner, ByteBuf body, boolean deferData)
     {
         /**
@@ -76,7 +86,13 @@ public final class JsonBodies
          */
         JsonElement value(final int depth, final boolean isInputs)
         {
-            return switch (scanner.peekValue())
+            final int kind = scanner.peekValue();
+            if ((kind == JsonScanner.OBJECT || kind == JsonScanner.ARRAY) && depth >= MAX_NESTING)
+            {
+                scanner.skipValue();
+                return kind == JsonScanner.OBJECT ? new JsonObject() : new JsonArray();
+            }
+            return switch (kind)
             {
                 case JsonScanner.OBJECT -> object(depth + 1, false);
                 case JsonScanner.ARRAY -> array(depth + 1, isInputs);
@@ -96,22 +112,12 @@ public final class JsonBodies
             };
         }
 
-        private void checkDepth(final int depth)
-        {
-            if (depth > MAX_NESTING)
-            {
-                throw invalid("failed to parse the request JSON buffer: JSON nesting depth exceeds maximum allowed "
-                    + "limit (" + MAX_NESTING + ") at " + scanner.offset());
-            }
-        }
-
         /**
          * @param isInput whether this object is an element of the request's {@code inputs}: its {@code data} is
          *                located, not parsed
          */
         private JsonObject object(final int depth, final boolean isInput)
         {
-            checkDepth(depth);
             scanner.expect('{', "Invalid value.");
             final JsonObject object = new JsonObject();
             if (scanner.consume('}'))
@@ -149,7 +155,6 @@ public final class JsonBodies
          */
         private JsonArray array(final int depth, final boolean ofInputs)
         {
-            checkDepth(depth);
             scanner.expect('[', "Invalid value.");
             final JsonArray array = new JsonArray();
             if (scanner.consume(']'))

@@ -5,6 +5,7 @@ import io.ingot.api.InferenceException;
 import io.netty.buffer.ByteBuf;
 
 import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -569,7 +570,25 @@ final class JsonScanner
      */
     void skipValue(final int maxDepth)
     {
-        final boolean[] isObject = new boolean[maxDepth];
+        skip(maxDepth);
+    }
+
+    /**
+     * Skips the next value, however deeply nested, without recursion, checking its syntax: as Triton's parser
+     * ({@code kParseIterativeFlag}) reads any depth. What it holds is one bit per open container, so a body of n
+     * bytes costs at most n/8 bytes here.
+     *
+     * @throws InferenceException for malformed JSON
+     */
+    void skipValue()
+    {
+        skip(Integer.MAX_VALUE);
+    }
+
+    private void skip(final int maxDepth)
+    {
+        // Bit d tells whether the container open at depth d is an object; grown as containers open.
+        long[] isObject = new long[1];
         int depth = 0;
         while (true)
         {
@@ -588,7 +607,19 @@ final class JsonScanner
                         throw new InferenceException(ErrorCode.INVALID_ARG, "JSON nesting depth exceeds maximum "
                             + "allowed limit (" + maxDepth + ")");
                     }
-                    isObject[depth++] = kind == OBJECT;
+                    if (depth >> 6 == isObject.length)
+                    {
+                        isObject = Arrays.copyOf(isObject, isObject.length * 2);
+                    }
+                    if (kind == OBJECT)
+                    {
+                        isObject[depth >> 6] |= 1L << depth;
+                    }
+                    else
+                    {
+                        isObject[depth >> 6] &= ~(1L << depth);
+                    }
+                    depth++;
                     if (kind == OBJECT)
                     {
                         memberName();
@@ -619,7 +650,7 @@ final class JsonScanner
                 {
                     return;
                 }
-                final boolean object = isObject[depth - 1];
+                final boolean object = (isObject[(depth - 1) >> 6] & 1L << (depth - 1)) != 0;
                 if (consume(','))
                 {
                     if (object)

@@ -105,7 +105,10 @@ public final class InferCall implements ResponseAllocator
                 {
                     sharedMemory.release();
                 }
-                throw new InferenceException(ErrorCode.INVALID_ARG, "output '" + name + "' is requested twice");
+                // Triton's text (core infer_request.cc AddOriginalRequestedOutput).
+                final String id = request.id().isEmpty() ? "<id_unknown>" : request.id();
+                throw new InferenceException(ErrorCode.INVALID_ARG, "[request id: " + id + "] output '" + name
+                    + "' already exists in request");
             }
         }
         final RequestedOutput output = new RequestedOutput(name, binary, sharedMemory);

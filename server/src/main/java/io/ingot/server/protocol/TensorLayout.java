@@ -47,7 +47,9 @@ public final class TensorLayout
             }
             catch (final ArithmeticException overflow)
             {
-                throw invalid("shape of tensor '" + tensor + "' has too many elements to address");
+                // Triton's text (server http_server.cc, GetElementCount's -3).
+                throw invalid("invalid shape for input '" + tensor + "': shape " + shapeText(shape)
+                    + " causes total element count to exceed maximum size of " + Long.MAX_VALUE);
             }
         }
         return count;
@@ -85,8 +87,22 @@ public final class TensorLayout
         }
         catch (final ArithmeticException overflow)
         {
-            throw invalid("tensor '" + tensor + "' is too large to address");
+            // Triton's text (server http_server.cc, the JSON input's byte size).
+            throw invalid("byte size overflow for input '" + tensor + "': element count (" + elements
+                + ") * data type size (" + dataType.byteSize() + ") exceeds maximum allowed size (" + Long.MAX_VALUE
+                + ")");
         }
+    }
+
+    /** @return a shape as Triton's {@code ShapeToString} writes it: {@code [2,3]} */
+    public static String shapeText(final long[] shape)
+    {
+        final StringBuilder text = new StringBuilder("[");
+        for (int i = 0; i < shape.length; i++)
+        {
+            text.append(i == 0 ? "" : ",").append(shape[i]);
+        }
+        return text.append(']').toString();
     }
 
     /**

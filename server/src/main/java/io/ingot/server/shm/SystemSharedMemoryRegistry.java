@@ -279,14 +279,16 @@ public final class SystemSharedMemoryRegistry implements AutoCloseable
             start++;
         }
         final String object = key.substring(start);
+        // Triton's texts (server src/common.cc ValidateSharedMemoryKey).
         if (object.isEmpty())
         {
-            throw invalid("shared memory key '" + shown(key) + "' of region '" + shown(name) + "' names no object");
+            throw invalid("cannot register shared memory region '" + shown(name) + "' - invalid shm key '"
+                + shown(key) + "'");
         }
         if (object.startsWith(RESERVED_KEY_PREFIX))
         {
-            throw invalid("shared memory key '" + shown(key) + "' of region '" + shown(name)
-                + "' uses the reserved prefix '" + RESERVED_KEY_PREFIX + "'");
+            throw invalid("cannot register shared memory region '" + shown(name) + "' with key '" + shown(key)
+                + "' as the key contains the reserved prefix '" + RESERVED_KEY_PREFIX + "'");
         }
         if (object.startsWith(IpcRegion.FILE_PREFIX))
         {

@@ -363,7 +363,9 @@ class HttpInferTest
         final byte[] huge = new byte[(int) ServingFixture.MAX_HTTP_BYTES + 1024];
         final HttpResponse<byte[]> response = server.send(HttpRequest.newBuilder(URI.create(url("add_sub")))
             .POST(HttpRequest.BodyPublishers.ofByteArray(huge)).build());
-        assertError(response, 400, "exceeds this server's limit of " + ServingFixture.MAX_HTTP_BYTES + " bytes");
+        // The whole body is the request's JSON: Triton's rule and words (--http-max-input-size).
+        assertError(response, 400, "request JSON size of " + huge.length + " bytes exceeds the maximum allowed input"
+            + " size of " + ServingFixture.MAX_HTTP_BYTES + " bytes. Use --http-max-input-size to increase the limit.");
     }
 
     @Test

@@ -58,8 +58,33 @@ class JsonBodiesTest
         assertTrue(Double.isNaN(object.get("a").getAsDouble()));
         assertEquals(Double.NEGATIVE_INFINITY, object.get("b").getAsDouble());
         assertEquals("1e5", object.get("c").getAsString());
-        // 100,000 open brackets: refused at depth 100, no stack overflow.
-        assertTrue(error("[".repeat(100_000)).contains("JSON nesting depth exceeds maximum allowed limit (100)"));
+        // 100,000 open brackets never closed: a syntax error at the end, found without recursion.
+        assertTrue(error("[".repeat(100_000)).startsWith("failed to parse the request JSON buffer: "),
+            error("[".repeat(100_000)));
+    }
+
+    @Test
+    void anyDepthParsesAsTritonsIterativeParserDoesWithTheTreeBoundedAt100Levels()
+    {
+        final int depth = 250_000;
+        final ByteBuf body = text("{\"ready\":" + "[".repeat(depth) + "true" + "]".repeat(depth) + "}");
+        final JsonElement ready = JsonBodies.object(JsonBodies.parse(body, 0, body.readableBytes()), "test")
+            .get("ready");
+        JsonElement level = ready;
+        int levels = 1;
+        while (level.getAsJsonArray().size() == 1)
+        {
+            level = level.getAsJsonArray().get(0);
+            levels++;
+        }
+        assertEquals(JsonBodies.MAX_NESTING, levels, "the object and 99 arrays built, the 100th level kept empty");
+        assertTrue(level.getAsJsonArray().isEmpty());
+        // Past the bound the syntax is still checked.
+        final ByteBuf broken = text("{\"ready\":" + "[".repeat(200) + "true," + "]".repeat(200) + "}");
+        final InferenceException error = assertThrows(InferenceException.class,
+            () -> JsonBodies.parse(broken, 0, broken.readableBytes()));
+        assertTrue(error.getMessage().startsWith("failed to parse the request JSON buffer: Invalid value. at "),
+            error.getMessage());
     }
 
     @Test

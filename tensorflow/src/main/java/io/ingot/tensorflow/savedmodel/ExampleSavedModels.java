@@ -11,15 +11,23 @@ import java.util.SplittableRandom;
 /**
  * Writes the example repository's SavedModels at build time ({@code exec-maven-plugin}, phase
  * {@code process-classes}): {@code my_model/1/model.savedmodel} and {@code priority_model/1/model.savedmodel}, the
- * article's two models. Both are Triton's classic "simple" model as a SavedModel: {@code INPUT0} and {@code INPUT1},
- * FP32 {@code [-1, 16]}, give {@code OUTPUT0 = INPUT0 + INPUT1} ({@code AddV2}) and {@code OUTPUT1 = INPUT0 - INPUT1}
- * ({@code Sub}), signature {@code serving_default}, tag {@code serve}. A file whose bytes are already right is left
- * alone. {@link #denseMlp} is the compute-heavier SavedModel the benchmarks run.
+ * article's two models ({@link #article()}): the serving signature {@code serving_default} (tag {@code serve}) takes
+ * {@code input_1} FP32 {@code [-1, 16]} and answers {@code output_1} FP32 {@code [-1, 16]}, one dense layer
+ * ({@link #ARTICLE_LAYER}) as a Keras {@code Dense(16)} model would export it. A file whose bytes are already right is
+ * left alone. {@link #addSub} is Triton's classic "simple" model and {@link #denseMlp} a compute-heavier one, for
+ * the benchmarks and tests.
  */
 public final class ExampleSavedModels
 {
     /** The example models that hold this SavedModel. */
     public static final List<String> MODELS = List.of("my_model", "priority_model");
+
+    /** The article's input and output width. */
+    public static final int ARTICLE_WIDTH = 16;
+
+    /** The article models' one layer: {@code output_1 = input_1 · W + b}, seeded. */
+    public static final DenseLayer ARTICLE_LAYER = DenseLayer.seeded(ARTICLE_WIDTH, ARTICLE_WIDTH,
+        new SplittableRandom(20_250_101L));
 
     private ExampleSavedModels()
     {
@@ -44,11 +52,26 @@ public final class ExampleSavedModels
                     + " SavedModel belongs to that configuration");
             }
             final Path directory = repository.resolve(model).resolve("1").resolve("model.savedmodel");
-            if (addSub(16).write(directory))
+            if (article().write(directory))
             {
                 System.out.println("wrote " + directory.resolve(SavedModelReader.SAVED_MODEL_PB));
             }
         }
+    }
+
+    /**
+     * @return the article's model: {@code input_1} FP32 {@code [-1, 16]} through {@link #ARTICLE_LAYER} to
+     *         {@code output_1} FP32 {@code [-1, 16]}, batching on its first dimension
+     */
+    public static SavedModelWriter article()
+    {
+        final GraphBuilder graph = new GraphBuilder();
+        final String input = graph.placeholder("input_1", DataType.FP32, -1, ARTICLE_WIDTH);
+        final String output = ARTICLE_LAYER.addTo(graph, "dense", input);
+        final long[] dims = {-1, ARTICLE_WIDTH};
+        return new SavedModelWriter(graph.build(), SavedModelReader.DEFAULT_TAG)
+            .input(SavedModelReader.DEFAULT_SIGNATURE, "input_1", input + ":0", DataType.FP32, dims)
+            .output(SavedModelReader.DEFAULT_SIGNATURE, "output_1", output + ":0", DataType.FP32, dims);
     }
 
     /**
@@ -87,23 +110,7 @@ public final class ExampleSavedModels
         String x = input;
         for (int layer = 1; layer < widths.length; layer++)
         {
-            final int in = widths[layer - 1];
-            final int out = widths[layer];
-            final double bound = 1 / Math.sqrt(in);
-            final float[] weights = new float[in * out];
-            for (int i = 0; i < weights.length; i++)
-            {
-                weights[i] = (float) random.nextDouble(-bound, bound);
-            }
-            final float[] bias = new float[out];
-            for (int i = 0; i < out; i++)
-            {
-                bias[i] = (float) random.nextDouble(-bound, bound);
-            }
-            final String product = graph.matMul("matmul" + layer, x,
-                graph.constant("w" + layer, new long[] {in, out}, weights), DataType.FP32);
-            x = graph.binary("AddV2", "dense" + layer, product, graph.constant("b" + layer, new long[] {out}, bias),
-                DataType.FP32);
+            x = DenseLayer.seeded(widths[layer - 1], widths[layer], random).addTo(graph, "dense" + layer, x);
             if (layer < widths.length - 1)
             {
                 x = graph.unary("Relu", "relu" + layer, x, DataType.FP32);
