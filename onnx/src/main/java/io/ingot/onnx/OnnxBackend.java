@@ -125,12 +125,18 @@ final class OnnxBackend implements Backend
         }
         // A state output is always produced (the batch asks for it): it is the sequence's next state.
         final List<ModelOutput> outputs = SequenceBatcherTensors.allOutputs(config);
+        final Map<String, String> stateInputs = new HashMap<>();
+        for (final var state : config.getSequenceBatching().getStateList())
+        {
+            stateInputs.put(state.getOutputName(), state.getInputName());
+        }
         final OutputBinding[] bindings = new OutputBinding[outputs.size()];
         for (int i = 0; i < bindings.length; i++)
         {
             final ModelOutput output = outputs.get(i);
+            // A configured output that is also a state's output is the state (Triton returns it to the client too).
             bindings[i] = new OutputBinding(output, signature.output(output.getName()), batching, symbols,
-                arena.allocateFrom(output.getName()));
+                arena.allocateFrom(output.getName()), stateInputs.get(output.getName()));
         }
         return bindings;
     }

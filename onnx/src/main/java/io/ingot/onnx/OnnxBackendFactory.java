@@ -39,6 +39,18 @@ public final class OnnxBackendFactory implements BackendFactory
     {
     }
 
+    /**
+     * The bytes this backend's engines copied after their runs, process-wide: outputs whose shape only the run could
+     * tell, string outputs and state outputs, each copied once from ONNX Runtime's memory into Ingot's. Outputs
+     * written in place are not copied and not counted. For benchmarks and diagnostics.
+     *
+     * @return the count since the process started
+     */
+    public static long bytesCopiedAfterRuns()
+    {
+        return OnnxEngine.COPIED_AFTER_RUN.sum();
+    }
+
     @Override
     public String name()
     {

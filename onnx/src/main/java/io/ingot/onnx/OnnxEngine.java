@@ -11,6 +11,7 @@ import io.ingot.onnx.capi.OrtTypes;
 import io.ingot.onnx.capi.OrtValueApi;
 import io.ingot.tensor.DataType;
 
+import java.util.concurrent.atomic.LongAdder;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -28,8 +29,11 @@ import java.util.Locale;
  * writes the result in place and nothing is copied after the run. An output whose shape only the run can tell, a
  * string output, and an output whose allocated memory is on the Java heap are bound with {@code BindOutputToDevice}:
  * ONNX Runtime allocates them, and each is copied once, after the run, into memory from {@code allocateOutput} (the
- * size is not known earlier, so there is nothing to write into before). After the run the binding is cleared, so
- * ONNX Runtime keeps no reference to Ingot's memory, and every value made for the batch is released.
+ * size is not known earlier, so there is nothing to write into before). The output of a {@code sequence_batching.state}
+ * takes that path as well, so that its shape is checked against the state's configured dims before it becomes the
+ * sequence's next state (the runtime copies state outputs into the sequences' slots anyway). After the run the
+ * binding is cleared, so ONNX Runtime keeps no reference to Ingot's memory, and every value made for the batch is
+ * released.
  *
  * <p>Steady state allocates no Java objects per batch on the fixed-shape path beyond what the SPI hands out; the
  * native scratch (names, shapes, out-parameters) is allocated once per engine. Not thread-safe: the instance's thread
@@ -38,6 +42,8 @@ import java.util.Locale;
 final class OnnxEngine implements Engine
 {
     private static final System.Logger LOG = System.getLogger(OnnxEngine.class.getName());
+    /** Bytes copied after runs (outputs left to the run), every engine together; only that path counts. */
+    static final LongAdder COPIED_AFTER_RUN = new LongAdder();
 
     private final String modelName;
     private final OrtSession session;
@@ -179,8 +185,10 @@ final class OnnxEngine implements Engine
             {
                 continue;
             }
-            // String outputs have no size before the run; they are always encoded after it.
-            final long[] planned = output.dataType() == DataType.BYTES ? null : output.plannedShape(batch);
+            // String outputs have no size before the run; they are always encoded after it. A state output is left to
+            // the run too, so that a shape the state must not take is reported as such, not as a failed run.
+            final long[] planned = output.dataType() == DataType.BYTES || output.isState() ? null
+                : output.plannedShape(batch);
             MemorySegment memory = null;
             if (planned != null)
             {
@@ -277,6 +285,10 @@ final class OnnxEngine implements Engine
     {
         final OutputBinding output = outputs[o];
         final OrtTypes.Shape produced = OrtTypes.ofValue(value);
+        if (output.isState())
+        {
+            output.checkState(modelName, produced.dims());
+        }
         final long[] configShape = output.configShape(produced.dims());
         final long elements = Shapes.elementCount(produced.dims());
         if (output.dataType() == DataType.BYTES)
@@ -284,6 +296,7 @@ final class OnnxEngine implements Engine
             final MemorySegment target = batch.allocateOutput(output.name(), configShape,
                 TensorValues.encodedSize(value, elements, out));
             TensorValues.encodeStrings(value, elements, target, out);
+            COPIED_AFTER_RUN.add(target.byteSize());
             return;
         }
         MemorySegment target = heapTargets[o];
@@ -299,6 +312,7 @@ final class OnnxEngine implements Engine
                 + " allocated for it");
         }
         TensorValues.copyOut(value, target, out);
+        COPIED_AFTER_RUN.add(bytes);
     }
 
     private MemorySegment shapeScratch(final int rank)

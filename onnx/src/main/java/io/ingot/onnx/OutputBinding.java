@@ -41,6 +41,7 @@ final class OutputBinding
     private final long[] modelDims;
     private final SymbolSource[] symbolSources;
     private final long[] planned;
+    private final String stateInput;
     private boolean trustSymbols = true;
     private boolean lastPlanUsedSymbols;
 
@@ -50,11 +51,14 @@ final class OutputBinding
      * @param batching whether the model batches
      * @param symbols  every named input dimension: symbol to source
      * @param cName    its name as a C string, valid as long as this binding
+     * @param stateInput for the output of a {@code sequence_batching.state}, the state's {@code input_name}; else
+     *                   {@code null}
      */
     OutputBinding(final ModelOutput output, final TensorSignature model, final boolean batching,
-        final Map<String, SymbolSource> symbols, final MemorySegment cName)
+        final Map<String, SymbolSource> symbols, final MemorySegment cName, final String stateInput)
     {
         this.name = output.getName();
+        this.stateInput = stateInput;
         this.cName = cName;
         this.dataType = DataType.fromConfigNumber(output.getDataType().getNumber());
         this.onnxType = OnnxTypes.toOnnx(dataType);
@@ -97,6 +101,37 @@ final class OutputBinding
     int onnxType()
     {
         return onnxType;
+    }
+
+    /** @return true for the output of a {@code sequence_batching.state} (the sequence's next state) */
+    boolean isState()
+    {
+        return stateInput != null;
+    }
+
+    /**
+     * Checks a state output against the state's configured {@code dims}: a dimension the configuration fixes must
+     * keep its size from request to request ({@code -1} lets it change, as in Triton).
+     *
+     * @param model    the model, for the message
+     * @param produced the shape the run produced, with the batch dimension when batching
+     * @throws IllegalStateException naming the model, the state and both shapes when they disagree
+     */
+    void checkState(final String model, final long[] produced)
+    {
+        final int offset = batching ? 1 : 0;
+        boolean agrees = produced.length == configDims.length + offset;
+        for (int i = 0; agrees && i < configDims.length; i++)
+        {
+            agrees = configDims[i] < 0 || configDims[i] == produced[i + offset];
+        }
+        if (!agrees)
+        {
+            throw new IllegalStateException("model '" + model + "': state output '" + name + "' of implicit state '"
+                + stateInput + "' has shape " + Shapes.text(java.util.Arrays.copyOfRange(produced, offset,
+                produced.length)) + " (without the batch dimension), but sequence_batching.state dims are "
+                + Shapes.text(configDims) + "; a state keeps its shape from request to request unless its dims say -1");
+        }
     }
 
     /**
