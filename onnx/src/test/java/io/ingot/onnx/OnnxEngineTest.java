@@ -258,7 +258,7 @@ class OnnxEngineTest
             try (Engine engine = engine(config, file))
             {
                 final MemorySegment data = type == DataType.BYTES
-                    ? bytesLayout(new byte[0], new byte[] {0, 1, (byte) 0xff}, "ünï".getBytes(
+                    ? BytesLayout.encode(arena, new byte[0], new byte[] {0, 1, (byte) 0xff}, "ünï".getBytes(
                         java.nio.charset.StandardCharsets.UTF_8), new byte[] {(byte) 0xc3, 0x28})
                     : arena.allocate(4L * type.byteSize());
                 if (type != DataType.BYTES)
@@ -283,27 +283,6 @@ class OnnxEngineTest
         }
     }
 
-    /** @return elements in Triton's BYTES layout: a 4-byte little-endian length, then the bytes */
-    private MemorySegment bytesLayout(final byte[]... elements)
-    {
-        long size = 0;
-        for (final byte[] element : elements)
-        {
-            size += 4 + element.length;
-        }
-        final MemorySegment memory = arena.allocate(size);
-        long offset = 0;
-        for (final byte[] element : elements)
-        {
-            memory.set(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN),
-                offset, element.length);
-            MemorySegment.copy(element, 0, memory, java.lang.foreign.ValueLayout.JAVA_BYTE, offset + 4,
-                element.length);
-            offset += 4 + element.length;
-        }
-        return memory;
-    }
-
     @Test
     void passesStringTensorsInTritonsBytesLayout() throws Exception
     {
@@ -314,7 +293,7 @@ class OnnxEngineTest
             """);
         try (Engine engine = engine(config, OnnxModels.stringEcho(directory)))
         {
-            final MemorySegment encoded = bytesLayout("ünï".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+            final MemorySegment encoded = BytesLayout.encode(arena, "ünï".getBytes(java.nio.charset.StandardCharsets.UTF_8),
                 new byte[0]);
             final FakeBatch batch = new FakeBatch(config, 1, arena).requestOutputs("T")
                 .input("S", DataType.BYTES, new long[] {1, 2}, encoded);

@@ -18,7 +18,6 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SequenceTypesTest
 {
-    private static final ValueLayout.OfInt LENGTH = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt LENGTH = BytesLayout.LENGTH;
     private static final List<DataType> CORRID_TYPES = List.of(DataType.UINT64, DataType.INT64, DataType.UINT32,
         DataType.INT32, DataType.BYTES);
 

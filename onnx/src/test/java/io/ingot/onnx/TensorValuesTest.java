@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,8 +17,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 /** Tensors over Ingot's memory are views, and strings cross as bytes, unchanged. */
 class TensorValuesTest
 {
-    private static final ValueLayout.OfInt LENGTH = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-
     @Test
     void aNumericTensorUsesTheMemoryItIsGivenInPlace()
     {
@@ -53,7 +50,7 @@ class TensorValuesTest
         final byte[][] elements = {new byte[0], {0, 0, 7}, {(byte) 0xff, (byte) 0xfe}, "ok".getBytes()};
         try (Arena arena = Arena.ofConfined())
         {
-            final MemorySegment encoded = encode(arena, elements);
+            final MemorySegment encoded = BytesLayout.encode(arena, elements);
             final MemorySegment shape = arena.allocateFrom(ValueLayout.JAVA_LONG, 4);
             final MemorySegment out = arena.allocate(ValueLayout.JAVA_LONG);
             final MemorySegment value = TensorValues.strings(env.allocator(), encoded, 4, shape, 1, out);
@@ -78,34 +75,16 @@ class TensorValuesTest
         final OrtEnv env = OrtEnv.get();
         try (Arena arena = Arena.ofConfined())
         {
-            final MemorySegment encoded = encode(arena, new byte[][] {{1, 2, 3}});
+            final MemorySegment encoded = BytesLayout.encode(arena, new byte[] {1, 2, 3});
             final MemorySegment shape = arena.allocateFrom(ValueLayout.JAVA_LONG, 2);
             final MemorySegment out = arena.allocate(ValueLayout.JAVA_LONG);
             final IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
                 () -> TensorValues.strings(env.allocator(), encoded, 2, shape, 1, out));
             assertEquals("BYTES tensor ends after 1 of 2 elements", missing.getMessage());
-            encoded.set(LENGTH, 0, 9);
+            encoded.set(BytesLayout.LENGTH, 0, 9);
             final IllegalArgumentException overrun = assertThrows(IllegalArgumentException.class,
                 () -> TensorValues.strings(env.allocator(), encoded, 1, shape, 1, out));
             assertEquals("BYTES element 0 declares 9 bytes but only 3 remain", overrun.getMessage());
         }
-    }
-
-    private static MemorySegment encode(final Arena arena, final byte[][] elements)
-    {
-        long size = 0;
-        for (final byte[] element : elements)
-        {
-            size += 4 + element.length;
-        }
-        final MemorySegment memory = arena.allocate(size);
-        long offset = 0;
-        for (final byte[] element : elements)
-        {
-            memory.set(LENGTH, offset, element.length);
-            MemorySegment.copy(element, 0, memory, ValueLayout.JAVA_BYTE, offset + 4, element.length);
-            offset += 4 + element.length;
-        }
-        return memory;
     }
 }

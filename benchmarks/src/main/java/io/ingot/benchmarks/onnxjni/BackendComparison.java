@@ -7,6 +7,10 @@ import io.ingot.api.InferenceCore;
 import io.ingot.api.ModelControlMode;
 import io.ingot.api.ModelStatistics;
 import io.ingot.onnx.OnnxBackendFactory;
+import io.ingot.onnx.writer.Attributes;
+import io.ingot.onnx.writer.Dim;
+import io.ingot.onnx.writer.OnnxModelBuilder;
+import io.ingot.onnx.writer.proto.TensorProto;
 import io.ingot.perf.Arrivals;
 import io.ingot.perf.InProcessTarget;
 import io.ingot.perf.LevelResult;
@@ -37,8 +41,13 @@ import java.util.Map;
  * written in place), counted from the core's per-batch-size statistics, plus the bytes each backend copied after its
  * runs (its own counter). Writes one line per measurement to stdout and a TSV to {@code --out}.
  *
+ * <p>Workloads: {@code minilm} and {@code resnet50} (the example repository's files), and {@code concat}, a model
+ * written here whose output size only the run can tell (the path where the JNI backend copied each output byte twice
+ * and the FFM backend copies it once).
+ *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar io.ingot.benchmarks.onnxjni.BackendComparison
- * OUT_DIR [models=minilm,resnet50] [concurrency=1,16] [rounds=3] [windowMs=4000] [examples=examples/models]}.
+ * OUT_DIR [models=minilm,resnet50] [concurrency=1,16] [rounds=3] [windowMs=4000] [examples=examples/models]
+ * [file=onnx-backends.tsv]}.
  */
 public final class BackendComparison
 {
@@ -46,6 +55,9 @@ public final class BackendComparison
         Map<String, String> values, long inputBytes, long outputBytes, long windowMs)
     {
     }
+
+    /** Elements of the {@code concat} workload's input (64 KiB of floats; its output is twice that). */
+    private static final long CONCAT_ELEMENTS = 16_384;
 
     private BackendComparison()
     {
@@ -114,7 +126,7 @@ public final class BackendComparison
                                     : target == jni ? w.model() + "_jni" : null;
                                 lines.add(measure(core, w, target, served, n, round));
                                 System.out.println(lines.getLast());
-                                Files.write(out.resolve("onnx-backends.tsv"), lines);
+                                Files.write(out.resolve(options.getOrDefault("file", "onnx-backends.tsv")), lines);
                             }
                         }
                     }
@@ -147,8 +159,35 @@ public final class BackendComparison
                 output [ { name: "logits" data_type: TYPE_FP32 dims: [ 1000 ] } ]"""),
                 examples.resolve("resnet50/1/model.onnx"), Map.of(), Map.of(), 3 * 224 * 224 * 4, 1000 * 4,
                 2 * windowMs);
-            default -> throw new IllegalArgumentException("unknown model " + model + " (minilm or resnet50)");
+            case "concat" -> new Workload(model, common.formatted("%s", "%s", 16, """
+                input [ { name: "X" data_type: TYPE_FP32 dims: [ -1 ] } ]
+                output [ { name: "Y" data_type: TYPE_FP32 dims: [ -1 ] } ]"""), concatModel(),
+                Map.of("X", new long[] {CONCAT_ELEMENTS}), Map.of(), CONCAT_ELEMENTS * 4, 2 * CONCAT_ELEMENTS * 4,
+                windowMs);
+            default -> throw new IllegalArgumentException("unknown model " + model + " (minilm, resnet50, concat)");
         };
+    }
+
+    /**
+     * {@code X: float[batch, n]} to {@code Y = concat(X, X)} declared {@code [batch, m]}: an output whose size only
+     * the run can tell (no input has the symbol {@code m}), so both backends leave it to ONNX Runtime and copy it.
+     */
+    private static Path concatModel()
+    {
+        try
+        {
+            final OnnxModelBuilder model = new OnnxModelBuilder("concat");
+            model.input("X", TensorProto.DataType.FLOAT, Dim.named("batch"), Dim.named("n"));
+            model.output("Y", TensorProto.DataType.FLOAT, Dim.named("batch"), Dim.named("m"));
+            model.node("Concat", List.of("X", "X"), "Y", Attributes.intValue("axis", 1));
+            final Path file = Files.createTempDirectory("ingot-concat").resolve("model.onnx");
+            OnnxModelBuilder.write(model.build(), file);
+            return file;
+        }
+        catch (final IOException e)
+        {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private static String measure(final InferenceCore core, final Workload w, final LoadTarget target,
