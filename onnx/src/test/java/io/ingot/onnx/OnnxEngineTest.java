@@ -293,8 +293,8 @@ class OnnxEngineTest
             """);
         try (Engine engine = engine(config, OnnxModels.stringEcho(directory)))
         {
-            final MemorySegment encoded = BytesLayout.encode(arena, "ünï".getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                new byte[0]);
+            final MemorySegment encoded = BytesLayout.encode(arena,
+                "ünï".getBytes(java.nio.charset.StandardCharsets.UTF_8), new byte[0]);
             final FakeBatch batch = new FakeBatch(config, 1, arena).requestOutputs("T")
                 .input("S", DataType.BYTES, new long[] {1, 2}, encoded);
             engine.execute(batch);
