@@ -35,6 +35,22 @@ class SessionSettingsTest
     }
 
     @Test
+    void passesOnnxRuntimesOwnConfigurationEntriesUnderTheirNames()
+    {
+        final SessionSettings settings = SessionSettings.from(TestModels.config("""
+            name: "m"
+            parameters { key: "session.use_device_allocator_for_initializers" value { string_value: "1" } }
+            parameters { key: "memory.enable_memory_arena_shrinkage" value { string_value: "cpu:0" } }
+            """));
+        assertEquals("cpu:0", settings.arenaShrinkage());
+        try (io.ingot.onnx.capi.OrtSessionOptions options = settings.createOptions())
+        {
+            // Read back from ONNX Runtime's own options: the entry reached the session options.
+            assertEquals("1", options.configEntry("session.use_device_allocator_for_initializers"));
+        }
+    }
+
+    @Test
     void defaultsToOnnxRuntimeDefaultsAndTheMeasuredSessionSharing()
     {
         final SessionSettings settings = SessionSettings.from(TestModels.config("name: \"m\""));
