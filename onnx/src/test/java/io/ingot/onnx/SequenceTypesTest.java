@@ -39,7 +39,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ({@code int32_false_true}, {@code fp32_false_true}, {@code bool_false_true}), and implicit state of every data type
  * (zeros on START, strings included; an {@code initial_state} data file), each model echoing what it was given. Bad
  * input: a state whose shape changes between requests, and a CORRID of the wrong kind, each fail with a message
- * naming the model, while the other models keep serving.
+ * naming the model, while the other models keep serving. (Sequences may idle for a minute: Triton's default of one
+ * second between two requests of a sequence is too short for a loaded build machine.)
  */
 class SequenceTypesTest
 {
@@ -113,6 +114,7 @@ class SequenceTypesTest
         write(name, model, """
             name: "%s" backend: "onnxruntime" max_batch_size: 4
             sequence_batching {
+              max_sequence_idle_microseconds: 60000000
               oldest { max_candidate_sequences: 4 }
               control_input [
                 { name: "START" control [{ kind: CONTROL_SEQUENCE_START int32_false_true: [ 0, 1 ] }] },
@@ -150,6 +152,7 @@ class SequenceTypesTest
         return """
             name: "%s" backend: "onnxruntime" max_batch_size: 4
             sequence_batching {
+              max_sequence_idle_microseconds: 60000000
               control_input [{ name: "START" control [{ kind: CONTROL_SEQUENCE_START int32_false_true: [ 0, 1 ] }] }]
               state [{ input_name: "INPUT_STATE" output_name: "OUTPUT_STATE" data_type: %s dims: [ 2 ] %s }] }
             input [{ name: "INPUT" data_type: %s dims: [ 2 ] }]
