@@ -138,12 +138,12 @@ class ArchitectureRulesTest
     {
         noClasses().that(DescribedPredicate.not(inModule("native-bindings")))
             .and().resideOutsideOfPackages("io.ingot.trt.shim..", "io.ingot.fil.bundled..", "io.ingot.fil.xgboost..",
-                "io.ingot.fil.lightgbm..", "io.ingot.tensorflow.capi..")
+                "io.ingot.fil.lightgbm..", "io.ingot.tensorflow.capi..", "io.ingot.onnx.capi..")
             .should().dependOnClassesThat().haveFullyQualifiedName("java.lang.foreign.Linker")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("java.lang.foreign.SymbolLookup")
             .because("every native call goes through native-bindings (CUDA, cuBLAS, libc), except a backend binding "
                 + "its own engine library (TensorRT's shim; XGBoost's and LightGBM's C APIs, loaded from their Maven"
-                + " jars by io.ingot.fil.bundled; TensorFlow's C API)")
+                + " jars by io.ingot.fil.bundled; TensorFlow's and ONNX Runtime's C APIs)")
             .check(classes);
     }
 

@@ -1,13 +1,11 @@
 package io.ingot.onnx;
 
-import ai.onnxruntime.NodeInfo;
-import ai.onnxruntime.OrtException;
-import ai.onnxruntime.OrtSession;
-import ai.onnxruntime.TensorInfo;
+import io.ingot.onnx.capi.OrtSession;
+import io.ingot.onnx.capi.OrtTensorInfo;
+import io.ingot.onnx.capi.OrtTypes;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The inputs and outputs an ONNX model declares, read from a loaded session.
@@ -29,13 +27,12 @@ record ModelSignature(List<TensorSignature> inputs, List<TensorSignature> output
      *
      * @param session a loaded session
      * @return its inputs and outputs
-     * @throws OrtException             when ONNX Runtime cannot describe the model
      * @throws IllegalArgumentException when an input or output is not a tensor (a sequence or a map), which Ingot
      *                                  cannot serve
      */
-    static ModelSignature of(final OrtSession session) throws OrtException
+    static ModelSignature of(final OrtSession session)
     {
-        return new ModelSignature(read(session.getInputInfo(), "input"), read(session.getOutputInfo(), "output"));
+        return new ModelSignature(read(session.inputs(), "input"), read(session.outputs(), "output"));
     }
 
     /**
@@ -102,24 +99,18 @@ record ModelSignature(List<TensorSignature> inputs, List<TensorSignature> output
         return null;
     }
 
-    private static List<TensorSignature> read(final Map<String, NodeInfo> infos, final String role)
+    private static List<TensorSignature> read(final List<OrtTensorInfo> infos, final String role)
     {
         final List<TensorSignature> tensors = new ArrayList<>(infos.size());
-        for (final NodeInfo node : infos.values())
+        for (final OrtTensorInfo info : infos)
         {
-            if (!(node.getInfo() instanceof TensorInfo info))
+            if (!info.isTensor())
             {
-                throw new IllegalArgumentException(role + " '" + node.getName() + "' is a " + node.getInfo()
-                    + ", not a tensor; only tensor inputs and outputs can be served");
+                throw new IllegalArgumentException(role + " '" + info.name() + "' is not a tensor (ONNXType "
+                    + info.onnxType() + ": a sequence, map or optional); only tensor inputs and outputs can be served");
             }
-            final long[] dims = info.getShape().clone();
-            final String[] names = info.getDimensionNames().clone();
-            for (int i = 0; i < names.length; i++)
-            {
-                names[i] = names[i] == null ? "" : names[i];
-            }
-            tensors.add(new TensorSignature(node.getName(), OnnxTypes.fromOnnx(info.onnxType), info.onnxType.name(),
-                dims, names));
+            tensors.add(new TensorSignature(info.name(), OnnxTypes.fromOnnx(info.elementType()),
+                OrtTypes.elementTypeName(info.elementType()), info.dims().clone(), info.dimNames().clone()));
         }
         return tensors;
     }

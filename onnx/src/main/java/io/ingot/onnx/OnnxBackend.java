@@ -1,8 +1,5 @@
 package io.ingot.onnx;
 
-import ai.onnxruntime.OrtEnvironment;
-import ai.onnxruntime.OrtException;
-import ai.onnxruntime.OrtSession;
 import io.ingot.backend.Backend;
 import io.ingot.backend.Engine;
 import io.ingot.backend.InstanceContext;
@@ -10,7 +7,10 @@ import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelInput;
 import io.ingot.config.proto.ModelInstanceGroup;
 import io.ingot.config.proto.ModelOutput;
+import io.ingot.onnx.capi.OrtSession;
+import io.ingot.onnx.capi.OrtSessionOptions;
 
+import java.lang.foreign.Arena;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -29,9 +29,7 @@ final class OnnxBackend implements Backend
     private final long version;
     private final ModelConfig config;
     private final Path file;
-    private final OrtEnvironment env;
     private final SessionSettings settings;
-    private final OrtSession.SessionOptions options;
     private final ModelSignature signature;
     private final OrtSession shared;
     private final AtomicReference<OrtSession> unclaimed;
@@ -41,30 +39,25 @@ final class OnnxBackend implements Backend
      * @param version   version
      * @param config    its configuration, already checked against {@code signature}
      * @param file      the model file
-     * @param env       the ONNX Runtime environment
      * @param settings  session settings
-     * @param options   session options made from {@code settings}; closed with this backend
      * @param session   the session opened at load
      * @param signature the model's inputs and outputs
      */
     OnnxBackend(final String modelName, final long version, final ModelConfig config, final Path file,
-        final OrtEnvironment env, final SessionSettings settings, final OrtSession.SessionOptions options,
-        final OrtSession session, final ModelSignature signature)
+        final SessionSettings settings, final OrtSession session, final ModelSignature signature)
     {
         this.modelName = modelName;
         this.version = version;
         this.config = config;
         this.file = file;
-        this.env = env;
         this.settings = settings;
-        this.options = options;
         this.signature = signature;
         this.shared = settings.shareSession() ? session : null;
         this.unclaimed = new AtomicReference<>(settings.shareSession() ? null : session);
     }
 
     @Override
-    public Engine createEngine(final InstanceContext context) throws OrtException
+    public Engine createEngine(final InstanceContext context)
     {
         if (context.kind() == ModelInstanceGroup.Kind.KIND_GPU)
         {
@@ -77,13 +70,30 @@ final class OnnxBackend implements Backend
             session = unclaimed.getAndSet(null);
             if (session == null)
             {
-                session = env.createSession(file.toString(), options);
+                try (OrtSessionOptions options = settings.createOptions())
+                {
+                    session = OrtSession.open(file, options);
+                }
             }
         }
-        return new OnnxEngine(modelName, env, session, shared == null, inputBindings(), outputBindings());
+        final Arena arena = Arena.ofShared();
+        try
+        {
+            return new OnnxEngine(modelName, session, shared == null, inputBindings(arena), outputBindings(arena),
+                arena, settings.arenaShrinkage());
+        }
+        catch (final RuntimeException e)
+        {
+            arena.close();
+            if (shared == null)
+            {
+                session.close();
+            }
+            throw e;
+        }
     }
 
-    private InputBinding[] inputBindings()
+    private InputBinding[] inputBindings(final Arena arena)
     {
         final boolean batching = config.getMaxBatchSize() > 0;
         // The sequence batcher's controls and state inputs are bound like configured inputs: the batch has them.
@@ -92,12 +102,13 @@ final class OnnxBackend implements Backend
         for (int i = 0; i < bindings.length; i++)
         {
             final ModelInput input = inputs.get(i);
-            bindings[i] = new InputBinding(input, signature.input(input.getName()), batching);
+            bindings[i] = new InputBinding(input, signature.input(input.getName()), batching,
+                arena.allocateFrom(input.getName()));
         }
         return bindings;
     }
 
-    private OutputBinding[] outputBindings()
+    private OutputBinding[] outputBindings(final Arena arena)
     {
         final boolean batching = config.getMaxBatchSize() > 0;
         final Map<String, OutputBinding.SymbolSource> symbols = new HashMap<>();
@@ -114,11 +125,18 @@ final class OnnxBackend implements Backend
         }
         // A state output is always produced (the batch asks for it): it is the sequence's next state.
         final List<ModelOutput> outputs = SequenceBatcherTensors.allOutputs(config);
+        final Map<String, String> stateInputs = new HashMap<>();
+        for (final var state : config.getSequenceBatching().getStateList())
+        {
+            stateInputs.put(state.getOutputName(), state.getInputName());
+        }
         final OutputBinding[] bindings = new OutputBinding[outputs.size()];
         for (int i = 0; i < bindings.length; i++)
         {
             final ModelOutput output = outputs.get(i);
-            bindings[i] = new OutputBinding(output, signature.output(output.getName()), batching, symbols);
+            // A configured output that is also a state's output is the state (Triton returns it to the client too).
+            bindings[i] = new OutputBinding(output, signature.output(output.getName()), batching, symbols,
+                arena.allocateFrom(output.getName()), stateInputs.get(output.getName()));
         }
         return bindings;
     }
@@ -130,7 +148,7 @@ final class OnnxBackend implements Backend
     }
 
     @Override
-    public void close() throws OrtException
+    public void close()
     {
         try
         {
@@ -138,15 +156,14 @@ final class OnnxBackend implements Backend
             {
                 shared.close();
             }
+        }
+        finally
+        {
             final OrtSession never = unclaimed.getAndSet(null);
             if (never != null)
             {
                 never.close();
             }
-        }
-        finally
-        {
-            options.close();
         }
     }
 

@@ -1,13 +1,15 @@
 package io.ingot.onnx;
 
-import ai.onnxruntime.OrtEnvironment;
-import ai.onnxruntime.OrtException;
-import ai.onnxruntime.OrtSession;
 import io.ingot.backend.Backend;
 import io.ingot.backend.BackendFactory;
 import io.ingot.backend.ModelContext;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.backend.ModelVersion;
+import io.ingot.onnx.capi.OnnxRuntimeUnavailableException;
+import io.ingot.onnx.capi.OrtApi;
+import io.ingot.onnx.capi.OrtException;
+import io.ingot.onnx.capi.OrtSession;
+import io.ingot.onnx.capi.OrtSessionOptions;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -15,7 +17,8 @@ import java.util.Set;
 
 /**
  * The ONNX Runtime backend: {@code backend: "onnxruntime"} or {@code platform: "onnxruntime_onnx"}, CPU execution
- * through ONNX Runtime's Java API. Found by the runtime with {@link java.util.ServiceLoader}.
+ * through ONNX Runtime's C API over FFM ({@link io.ingot.onnx.capi}). Found by the runtime with
+ * {@link java.util.ServiceLoader}.
  *
  * <p>Loading a version opens its {@code model.onnx}, checks the configuration against the model's inputs and
  * outputs ({@link SignatureValidator}) and fails with Triton's message for the first disagreement, followed by the
@@ -34,6 +37,18 @@ public final class OnnxBackendFactory implements BackendFactory
     /** Creates the factory (called by {@link java.util.ServiceLoader}). */
     public OnnxBackendFactory()
     {
+    }
+
+    /**
+     * The bytes this backend's engines copied after their runs, process-wide: outputs whose shape only the run could
+     * tell, string outputs and state outputs, each copied once from ONNX Runtime's memory into Ingot's. Outputs
+     * written in place are not copied and not counted. For benchmarks and diagnostics.
+     *
+     * @return the count since the process started
+     */
+    public static long bytesCopiedAfterRuns()
+    {
+        return OnnxEngine.COPIED_AFTER_RUN.sum();
     }
 
     @Override
@@ -68,15 +83,19 @@ public final class OnnxBackendFactory implements BackendFactory
         }
         final ModelVersion first = versions.getFirst();
         final Path file = OnnxModelFile.resolve(model, first.version(), first.modelFile());
-        try (OrtSession.SessionOptions options = new OrtSession.SessionOptions())
+        try (OrtSessionOptions options = new OrtSessionOptions())
         {
             // Only the signature is needed: skip graph optimization, which costs seconds on large models.
-            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.NO_OPT);
-            try (OrtSession session = OrtEnvironment.getEnvironment().createSession(file.toString(), options))
+            options.graphOptimization(OrtApi.ORT_DISABLE_ALL);
+            try (OrtSession session = OrtSession.open(file, options))
             {
                 return OnnxAutoComplete.complete(config.getName().isEmpty() ? config.toBuilder().setName(model).build()
                     : config, ModelSignature.of(session));
             }
+        }
+        catch (final OnnxRuntimeUnavailableException e)
+        {
+            throw new ModelLoadException("cannot auto-complete model '" + model + "': " + e.getMessage(), e);
         }
         catch (final OrtException e)
         {
@@ -106,13 +125,13 @@ public final class OnnxBackendFactory implements BackendFactory
         {
             throw new ModelLoadException(e.getMessage(), e);
         }
-        final OrtEnvironment env = OrtEnvironment.getEnvironment();
-        OrtSession.SessionOptions options = null;
         OrtSession session = null;
         try
         {
-            options = settings.createOptions();
-            session = env.createSession(file.toString(), options);
+            try (OrtSessionOptions options = settings.createOptions())
+            {
+                session = OrtSession.open(file, options);
+            }
             final ModelSignature signature = ModelSignature.of(session);
             final List<String> problems = SignatureValidator.check(config, signature);
             if (!problems.isEmpty())
@@ -121,20 +140,23 @@ public final class OnnxBackendFactory implements BackendFactory
                 throw new ModelLoadException(String.join("; ", problems) + " (model '" + model + "' version "
                     + version + ", " + file.getFileName() + ")");
             }
-            final OnnxBackend backend = new OnnxBackend(model, version, config, file, env, settings, options,
-                session, signature);
+            final OnnxBackend backend = new OnnxBackend(model, version, config, file, settings, session, signature);
             LOG.log(System.Logger.Level.INFO, "loaded {0}", backend);
             return backend;
         }
+        catch (final OnnxRuntimeUnavailableException e)
+        {
+            throw new ModelLoadException("model '" + model + "' version " + version + ": " + e.getMessage(), e);
+        }
         catch (final OrtException | IllegalArgumentException e)
         {
-            closeQuietly(session, options);
+            closeQuietly(session);
             throw new ModelLoadException("model '" + model + "' version " + version + ": ONNX Runtime cannot load '"
                 + file.toAbsolutePath() + "': " + e.getMessage(), e);
         }
         catch (final ModelLoadException | RuntimeException e)
         {
-            closeQuietly(session, options);
+            closeQuietly(session);
             throw e;
         }
     }
@@ -148,22 +170,11 @@ public final class OnnxBackendFactory implements BackendFactory
         return modelDirectory.getFileName().toString();
     }
 
-    private static void closeQuietly(final OrtSession session, final OrtSession.SessionOptions options)
+    private static void closeQuietly(final OrtSession session)
     {
-        try
+        if (session != null)
         {
-            if (session != null)
-            {
-                session.close();
-            }
-        }
-        catch (final OrtException e)
-        {
-            LOG.log(System.Logger.Level.WARNING, "closing a session that failed to load: {0}", e.getMessage());
-        }
-        if (options != null)
-        {
-            options.close();
+            session.close();
         }
     }
 }

@@ -5,6 +5,7 @@ import io.ingot.backend.Batch;
 import io.ingot.backend.BatchInput;
 import io.ingot.config.proto.ModelOutput;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Map;
 
 /**
@@ -13,7 +14,7 @@ import java.util.Map;
  * dimension is known before the run when the configuration or the model fixes it, when it is the batch dimension,
  * or when the model names it with the same symbol as a dimension of an input (ONNX symbolic dimensions: equal names,
  * equal sizes; e.g. MiniLM's {@code sequence_length}). Otherwise the output is {@linkplain #plannedShape left to the
- * run} and copied out afterwards.
+ * run} and copied out afterwards. Used by one engine's thread.
  */
 final class OutputBinding
 {
@@ -30,13 +31,17 @@ final class OutputBinding
     private static final long[] SCALAR = new long[0];
 
     private final String name;
+    private final MemorySegment cName;
     private final DataType dataType;
+    private final int onnxType;
     private final long[] configDims;
     private final long[] reshape;
     private final boolean scalar;
     private final boolean batching;
     private final long[] modelDims;
     private final SymbolSource[] symbolSources;
+    private final long[] planned;
+    private final String stateInput;
     private boolean trustSymbols = true;
     private boolean lastPlanUsedSymbols;
 
@@ -45,18 +50,25 @@ final class OutputBinding
      * @param model    the model's declaration of it
      * @param batching whether the model batches
      * @param symbols  every named input dimension: symbol to source
+     * @param cName    its name as a C string, valid as long as this binding
+     * @param stateInput for the output of a {@code sequence_batching.state}, the state's {@code input_name}; else
+     *                   {@code null}
      */
     OutputBinding(final ModelOutput output, final TensorSignature model, final boolean batching,
-        final Map<String, SymbolSource> symbols)
+        final Map<String, SymbolSource> symbols, final MemorySegment cName, final String stateInput)
     {
         this.name = output.getName();
+        this.stateInput = stateInput;
+        this.cName = cName;
         this.dataType = DataType.fromConfigNumber(output.getDataType().getNumber());
+        this.onnxType = OnnxTypes.toOnnx(dataType);
         this.configDims = Shapes.array(output.getDimsList());
         this.reshape = output.hasReshape() ? Shapes.array(output.getReshape().getShapeList()) : null;
         this.scalar = model.rank() == 0;
         this.batching = batching;
         this.modelDims = model.dims();
         this.symbolSources = new SymbolSource[modelDims.length];
+        this.planned = new long[configDims.length + (batching ? 1 : 0)];
         for (int axis = 0; axis < modelDims.length; axis++)
         {
             final String symbol = model.dimNames()[axis];
@@ -73,10 +85,53 @@ final class OutputBinding
         return name;
     }
 
+    /** @return the name as a C string. */
+    MemorySegment cName()
+    {
+        return cName;
+    }
+
     /** @return its element type. */
     DataType dataType()
     {
         return dataType;
+    }
+
+    /** @return its {@code ONNXTensorElementDataType}. */
+    int onnxType()
+    {
+        return onnxType;
+    }
+
+    /** @return true for the output of a {@code sequence_batching.state} (the sequence's next state) */
+    boolean isState()
+    {
+        return stateInput != null;
+    }
+
+    /**
+     * Checks a state output against the state's configured {@code dims}: a dimension the configuration fixes must
+     * keep its size from request to request ({@code -1} lets it change, as in Triton).
+     *
+     * @param model    the model, for the message
+     * @param produced the shape the run produced, with the batch dimension when batching
+     * @throws IllegalStateException naming the model, the state and both shapes when they disagree
+     */
+    void checkState(final String model, final long[] produced)
+    {
+        final int offset = batching ? 1 : 0;
+        boolean agrees = produced.length == configDims.length + offset;
+        for (int i = 0; agrees && i < configDims.length; i++)
+        {
+            agrees = configDims[i] < 0 || configDims[i] == produced[i + offset];
+        }
+        if (!agrees)
+        {
+            throw new IllegalStateException("model '" + model + "': state output '" + name + "' of implicit state '"
+                + stateInput + "' has shape " + Shapes.text(java.util.Arrays.copyOfRange(produced, offset,
+                produced.length)) + " (without the batch dimension), but sequence_batching.state dims are "
+                + Shapes.text(configDims) + "; a state keeps its shape from request to request unless its dims say -1");
+        }
     }
 
     /**
@@ -84,13 +139,13 @@ final class OutputBinding
      *
      * @param batch the batch about to run
      * @return the shape to allocate (the configured shape, with the batch dimension when batching), or {@code null}
-     *         when only the run can tell
+     *         when only the run can tell; the array is reused by the next call
      */
     long[] plannedShape(final Batch batch)
     {
         lastPlanUsedSymbols = false;
         final int offset = batching ? 1 : 0;
-        final long[] shape = new long[configDims.length + offset];
+        final long[] shape = planned;
         if (batching)
         {
             shape[0] = batch.batchSize();

@@ -1,11 +1,9 @@
 package io.ingot.onnx;
 
-import ai.onnxruntime.OrtException;
-import ai.onnxruntime.OrtSession.SessionOptions;
-import ai.onnxruntime.OrtSession.SessionOptions.ExecutionMode;
-import ai.onnxruntime.OrtSession.SessionOptions.OptLevel;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelParameter;
+import io.ingot.onnx.capi.OrtApi;
+import io.ingot.onnx.capi.OrtSessionOptions;
 
 import java.util.Locale;
 
@@ -19,6 +17,9 @@ import java.util.Locale;
  *   <li>{@code execution_mode}: {@code 0} sequential (default), {@code 1} parallel;</li>
  *   <li>{@code enable_mem_arena}, {@code enable_mem_pattern}: ONNX Runtime's CPU arena and memory pattern
  *       ({@code true/false}, {@code 1/0}, {@code yes/no}, {@code on/off});</li>
+ *   <li>{@code session.use_device_allocator_for_initializers}: passed to ONNX Runtime as that session configuration
+ *       entry, unchecked, as Triton passes it;</li>
+ *   <li>{@code memory.enable_memory_arena_shrinkage}: passed as that run configuration entry of every run;</li>
  *   <li>{@code share_session_between_instances}: one session for all instances of the model, or one each;</li>
  *   <li>{@code optimization { graph { level: L } }}: {@code -1} basic, {@code 1} extended, {@code 2} none, anything
  *       else (including unset) all optimizations, exactly as Triton maps it.</li>
@@ -27,13 +28,17 @@ import java.util.Locale;
  * @param intraOpThreads      intra-op threads, {@code 0} for ONNX Runtime's default
  * @param interOpThreads      inter-op threads, {@code 0} for ONNX Runtime's default
  * @param parallelExecution   true for {@code ORT_PARALLEL}
- * @param optimization        graph optimization level
+ * @param optimization        graph optimization level ({@code GraphOptimizationLevel})
  * @param memoryArena         CPU memory arena on/off, {@code null} for ONNX Runtime's default
  * @param memoryPattern       memory pattern on/off, {@code null} for ONNX Runtime's default
+ * @param deviceAllocatorForInitializers the value of {@code session.use_device_allocator_for_initializers}, or
+ *                            {@code null}
+ * @param arenaShrinkage      the value of {@code memory.enable_memory_arena_shrinkage}, or {@code null}
  * @param shareSession        one session for every instance of the model
  */
-record SessionSettings(int intraOpThreads, int interOpThreads, boolean parallelExecution, OptLevel optimization,
-    Boolean memoryArena, Boolean memoryPattern, boolean shareSession)
+record SessionSettings(int intraOpThreads, int interOpThreads, boolean parallelExecution, int optimization,
+    Boolean memoryArena, Boolean memoryPattern, String deviceAllocatorForInitializers, String arenaShrinkage,
+    boolean shareSession)
 {
     /** Parameter: threads inside one operator. */
     static final String INTRA_OP_THREAD_COUNT = "intra_op_thread_count";
@@ -45,6 +50,10 @@ record SessionSettings(int intraOpThreads, int interOpThreads, boolean parallelE
     static final String ENABLE_MEM_ARENA = "enable_mem_arena";
     /** Parameter: memory pattern optimization. */
     static final String ENABLE_MEM_PATTERN = "enable_mem_pattern";
+    /** Parameter (a session configuration entry of ONNX Runtime's, under its own name). */
+    static final String DEVICE_ALLOCATOR_FOR_INITIALIZERS = "session.use_device_allocator_for_initializers";
+    /** Parameter (a run configuration entry of ONNX Runtime's, under its own name). */
+    static final String ARENA_SHRINKAGE = "memory.enable_memory_arena_shrinkage";
     /** Parameter: one session shared by the model's instances. */
     static final String SHARE_SESSION = "share_session_between_instances";
 
@@ -72,55 +81,72 @@ record SessionSettings(int intraOpThreads, int interOpThreads, boolean parallelE
             throw new IllegalArgumentException("model '" + model + "': parameter '" + EXECUTION_MODE
                 + "' must be 0 (sequential) or 1 (parallel), was '" + mode + "'");
         }
-        final OptLevel level = switch (config.getOptimization().getGraph().getLevel())
+        final int level = switch (config.getOptimization().getGraph().getLevel())
         {
-            case -1 -> OptLevel.BASIC_OPT;
-            case 1 -> OptLevel.EXTENDED_OPT;
-            case 2 -> OptLevel.NO_OPT;
-            default -> OptLevel.ALL_OPT;
+            case -1 -> OrtApi.ORT_ENABLE_BASIC;
+            case 1 -> OrtApi.ORT_ENABLE_EXTENDED;
+            case 2 -> OrtApi.ORT_DISABLE_ALL;
+            default -> OrtApi.ORT_ENABLE_ALL;
         };
         final Boolean share = bool(config, model, SHARE_SESSION);
         return new SessionSettings(intra, inter, mode == 1, level, bool(config, model, ENABLE_MEM_ARENA),
-            bool(config, model, ENABLE_MEM_PATTERN), share == null ? DEFAULT_SHARE_SESSION : share);
+            bool(config, model, ENABLE_MEM_PATTERN), text(config, DEVICE_ALLOCATOR_FOR_INITIALIZERS),
+            text(config, ARENA_SHRINKAGE), share == null ? DEFAULT_SHARE_SESSION : share);
     }
 
     /**
-     * Creates ONNX Runtime options with these settings. The caller closes them after every session created from
-     * them is closed.
+     * Creates ONNX Runtime options with these settings. The caller closes them once the sessions it opens with them
+     * are open (a session keeps what it needs).
      *
      * @return new session options
-     * @throws OrtException when ONNX Runtime rejects a setting
+     * @throws io.ingot.onnx.capi.OrtException when ONNX Runtime rejects a setting
      */
-    SessionOptions createOptions() throws OrtException
+    OrtSessionOptions createOptions()
     {
-        final SessionOptions options = new SessionOptions();
+        final OrtSessionOptions options = new OrtSessionOptions();
         try
         {
-            options.setOptimizationLevel(optimization);
-            options.setExecutionMode(parallelExecution ? ExecutionMode.PARALLEL : ExecutionMode.SEQUENTIAL);
+            options.graphOptimization(optimization)
+                .executionMode(parallelExecution ? OrtApi.ORT_PARALLEL : OrtApi.ORT_SEQUENTIAL);
             if (intraOpThreads > 0)
             {
-                options.setIntraOpNumThreads(intraOpThreads);
+                options.intraOpThreads(intraOpThreads);
             }
             if (interOpThreads > 0)
             {
-                options.setInterOpNumThreads(interOpThreads);
+                options.interOpThreads(interOpThreads);
             }
             if (memoryArena != null)
             {
-                options.setCPUArenaAllocator(memoryArena);
+                options.cpuMemoryArena(memoryArena);
             }
             if (memoryPattern != null)
             {
-                options.setMemoryPatternOptimization(memoryPattern);
+                options.memoryPattern(memoryPattern);
+            }
+            if (deviceAllocatorForInitializers != null)
+            {
+                options.configEntry(DEVICE_ALLOCATOR_FOR_INITIALIZERS, deviceAllocatorForInitializers);
             }
             return options;
         }
-        catch (final OrtException | RuntimeException e)
+        catch (final RuntimeException e)
         {
             options.close();
             throw e;
         }
+    }
+
+    /** @return the optimization level's name in ONNX Runtime's header, for logs */
+    String optimizationName()
+    {
+        return switch (optimization)
+        {
+            case OrtApi.ORT_DISABLE_ALL -> "ORT_DISABLE_ALL";
+            case OrtApi.ORT_ENABLE_BASIC -> "ORT_ENABLE_BASIC";
+            case OrtApi.ORT_ENABLE_EXTENDED -> "ORT_ENABLE_EXTENDED";
+            default -> "ORT_ENABLE_ALL";
+        };
     }
 
     /** @return a one-line summary for logs. */
@@ -128,7 +154,7 @@ record SessionSettings(int intraOpThreads, int interOpThreads, boolean parallelE
     {
         return "intra_op_thread_count=" + (intraOpThreads == 0 ? "default" : intraOpThreads)
             + ", execution_mode=" + (parallelExecution ? "parallel" : "sequential")
-            + ", graph optimization=" + optimization
+            + ", graph optimization=" + optimizationName()
             + ", sessions=" + (shareSession ? "one shared by all instances" : "one per instance");
     }
 

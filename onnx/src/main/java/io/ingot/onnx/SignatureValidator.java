@@ -140,17 +140,9 @@ final class SignatureValidator
             if (tensor.dataType() != expected)
             {
                 // Triton names the model's type as ONNX does, without ONNX Runtime's enum prefix.
-                final String modelType = tensor.onnxType().replace("ONNX_TENSOR_ELEMENT_DATA_TYPE_", "");
                 problems.add("unable to load model '" + model + "', sequence control '" + name + "', the model"
-                    + " expects data-type " + modelType + " but the model configuration specifies data-type "
+                    + " expects data-type " + tensor.onnxType() + " but the model configuration specifies data-type "
                     + control.getDataType().name());
-                continue;
-            }
-            if (!OnnxTypes.isSupportedByJavaApi(expected))
-            {
-                problems.add("unable to load model '" + model + "', sequence control '" + name + "' is "
-                    + control.getDataType().name() + ", which ONNX Runtime's Java API cannot pass (it has no"
-                    + " unsigned 16/32/64-bit tensors): use data_type: TYPE_INT64 for the CORRID control");
             }
         }
     }
@@ -274,12 +266,6 @@ final class SignatureValidator
             problems.add("unable to load model '" + model + "', configuration expects datatype " + configured.name()
                 + " for " + role + " '" + name + "', model provides " + (tensor.dataType() == null
                 ? tensor.onnxType() + " (no Triton data type)" : OnnxTypes.configName(tensor.dataType())));
-            return false;
-        }
-        if (!OnnxTypes.isSupportedByJavaApi(configuredType))
-        {
-            problems.add("unable to load model '" + model + "', " + role + " '" + name + "' is " + configured.name()
-                + ", which ONNX Runtime's Java API cannot pass (it has no unsigned 16/32/64-bit tensors)");
             return false;
         }
         return true;

@@ -1,10 +1,10 @@
 package io.ingot.onnx;
 
-import ai.onnxruntime.OrtException;
 import io.ingot.backend.Backend;
 import io.ingot.backend.Engine;
 import io.ingot.backend.ModelContext;
 import io.ingot.config.proto.ModelConfig;
+import io.ingot.onnx.capi.OrtException;
 import io.ingot.tensor.DataType;
 import io.ingot.testing.FakeBatch;
 import io.ingot.testing.TestModels;
@@ -174,7 +174,11 @@ class OnnxEngineTest
         {
             final FakeBatch first = new FakeBatch(config, 1, arena).requestOutputs("Y")
                 .input("X", DataType.FP32, new long[] {1, 2}, new float[] {1, 2});
-            final OrtException failure = assertThrows(OrtException.class, () -> engine.execute(first));
+            final IllegalStateException failure = assertThrows(IllegalStateException.class,
+                () -> engine.execute(first));
+            assertTrue(failure.getCause() instanceof OrtException, failure.toString());
+            assertTrue(failure.getMessage().startsWith("model 'liar': ONNX Runtime failed to run the batch: "),
+                failure.getMessage());
             assertTrue(failure.getMessage().toLowerCase().contains("shape"), failure.getMessage());
 
             final FakeBatch second = new FakeBatch(config, 1, arena).requestOutputs("Y")
@@ -242,6 +246,44 @@ class OnnxEngineTest
     }
 
     @Test
+    void passesEveryTypeTritonAndOnnxRuntimeShareUnchanged() throws Exception
+    {
+        for (final DataType type : DataType.values())
+        {
+            final String name = "id_" + type.name().toLowerCase(java.util.Locale.ROOT);
+            final ModelConfig config = TestModels.config("name: \"" + name + "\" backend: \"onnxruntime\""
+                + " max_batch_size: 4 input { name: \"X\" data_type: " + OnnxTypes.configName(type)
+                + " dims: [-1] } output { name: \"Y\" data_type: " + OnnxTypes.configName(type) + " dims: [-1] }");
+            final Path file = OnnxModels.identity(directory.resolve(name), type);
+            try (Engine engine = engine(config, file))
+            {
+                final MemorySegment data = type == DataType.BYTES
+                    ? BytesLayout.encode(arena, new byte[0], new byte[] {0, 1, (byte) 0xff}, "ünï".getBytes(
+                        java.nio.charset.StandardCharsets.UTF_8), new byte[] {(byte) 0xc3, 0x28})
+                    : arena.allocate(4L * type.byteSize());
+                if (type != DataType.BYTES)
+                {
+                    for (long i = 0; i < data.byteSize(); i++)
+                    {
+                        // Every bit pattern is a value for these types (NaNs included: identity keeps their bits).
+                        data.set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) (i * 37 + 11));
+                    }
+                    if (type == DataType.BOOL)
+                    {
+                        data.copyFrom(MemorySegment.ofArray(new byte[] {1, 0, 0, 1}));
+                    }
+                }
+                final FakeBatch batch = new FakeBatch(config, 2, arena).requestOutputs("Y")
+                    .input("X", type, new long[] {2, 2}, data);
+                engine.execute(batch);
+                assertArrayEquals(new long[] {2, 2}, batch.allocation("Y").shape(), type.name());
+                assertArrayEquals(data.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
+                    batch.allocation("Y").memory().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), type.name());
+            }
+        }
+    }
+
+    @Test
     void passesStringTensorsInTritonsBytesLayout() throws Exception
     {
         final ModelConfig config = TestModels.config("""
@@ -251,9 +293,8 @@ class OnnxEngineTest
             """);
         try (Engine engine = engine(config, OnnxModels.stringEcho(directory)))
         {
-            final byte[][] words = {"ünï".getBytes(java.nio.charset.StandardCharsets.UTF_8), new byte[0]};
-            final MemorySegment encoded = arena.allocate(TensorViews.encodedSize(words));
-            TensorViews.encodeStrings(words, encoded);
+            final MemorySegment encoded = BytesLayout.encode(arena,
+                "ünï".getBytes(java.nio.charset.StandardCharsets.UTF_8), new byte[0]);
             final FakeBatch batch = new FakeBatch(config, 1, arena).requestOutputs("T")
                 .input("S", DataType.BYTES, new long[] {1, 2}, encoded);
             engine.execute(batch);

@@ -85,7 +85,16 @@ final class OnnxModels
         return write(model, directory);
     }
 
-
+    /** {@code X: type[batch, n]} → {@code Y = X} (Identity) for any Ingot type. */
+    static Path identity(final Path directory, final io.ingot.tensor.DataType type) throws IOException
+    {
+        final TensorProto.DataType onnx = TensorProto.DataType.forNumber(OnnxTypes.toOnnx(type));
+        final OnnxModelBuilder model = new OnnxModelBuilder("identity");
+        model.input("X", onnx, Dim.named("batch"), Dim.named("n"));
+        model.output("Y", onnx, Dim.named("batch"), Dim.named("n"));
+        model.node("Identity", List.of("X"), "Y");
+        return write(model, directory);
+    }
 
     private static Path write(final OnnxModelBuilder model, final Path directory) throws IOException
     {

@@ -1,6 +1,6 @@
 package io.ingot.onnx;
 
-import ai.onnxruntime.OrtSession.SessionOptions.OptLevel;
+import io.ingot.onnx.capi.OrtApi;
 import io.ingot.testing.TestModels;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +31,23 @@ class SessionSettingsTest
         assertEquals(Boolean.FALSE, settings.memoryArena());
         assertEquals(Boolean.TRUE, settings.memoryPattern());
         assertFalse(settings.shareSession());
-        assertEquals(OptLevel.EXTENDED_OPT, settings.optimization());
+        assertEquals(OrtApi.ORT_ENABLE_EXTENDED, settings.optimization());
+    }
+
+    @Test
+    void passesOnnxRuntimesOwnConfigurationEntriesUnderTheirNames()
+    {
+        final SessionSettings settings = SessionSettings.from(TestModels.config("""
+            name: "m"
+            parameters { key: "session.use_device_allocator_for_initializers" value { string_value: "1" } }
+            parameters { key: "memory.enable_memory_arena_shrinkage" value { string_value: "cpu:0" } }
+            """));
+        assertEquals("cpu:0", settings.arenaShrinkage());
+        try (io.ingot.onnx.capi.OrtSessionOptions options = settings.createOptions())
+        {
+            // Read back from ONNX Runtime's own options: the entry reached the session options.
+            assertEquals("1", options.configEntry("session.use_device_allocator_for_initializers"));
+        }
     }
 
     @Test
@@ -41,18 +57,18 @@ class SessionSettingsTest
         assertEquals(0, settings.intraOpThreads());
         assertFalse(settings.parallelExecution());
         assertNull(settings.memoryArena());
-        assertEquals(OptLevel.ALL_OPT, settings.optimization());
+        assertEquals(OrtApi.ORT_ENABLE_ALL, settings.optimization());
         assertEquals(SessionSettings.DEFAULT_SHARE_SESSION, settings.shareSession());
     }
 
     @Test
     void mapsGraphLevelsAsTritonDoes()
     {
-        assertEquals(OptLevel.BASIC_OPT, level(-1));
-        assertEquals(OptLevel.ALL_OPT, level(0));
-        assertEquals(OptLevel.EXTENDED_OPT, level(1));
-        assertEquals(OptLevel.NO_OPT, level(2));
-        assertEquals(OptLevel.ALL_OPT, level(7));
+        assertEquals(OrtApi.ORT_ENABLE_BASIC, level(-1));
+        assertEquals(OrtApi.ORT_ENABLE_ALL, level(0));
+        assertEquals(OrtApi.ORT_ENABLE_EXTENDED, level(1));
+        assertEquals(OrtApi.ORT_DISABLE_ALL, level(2));
+        assertEquals(OrtApi.ORT_ENABLE_ALL, level(7));
     }
 
     @Test
@@ -74,7 +90,7 @@ class SessionSettingsTest
         assertTrue(share.getMessage().contains("must be true or false"), share.getMessage());
     }
 
-    private static OptLevel level(final int level)
+    private static int level(final int level)
     {
         return SessionSettings.from(TestModels.config("name: \"m\" optimization { graph { level: " + level + " } }"))
             .optimization();

@@ -63,6 +63,9 @@ final class SequenceStates
         }
     }
 
+    private static final java.lang.foreign.ValueLayout.OfInt BYTES_LENGTH = java.lang.foreign.ValueLayout
+        .JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+
     private final State[] states;
     private final AssembledBatch.InputView[] views;
     private final StagingBuffer[] staging;
@@ -131,6 +134,11 @@ final class SequenceStates
                     + "state file '" + file + "' of state input '" + state.getInputName() + "': " + ex.getMessage(),
                     ex);
             }
+        }
+        if (type == DataType.BYTES)
+        {
+            // Zeros for strings: every element empty, i.e. a 4-byte length of 0 each (as Triton's zero_data).
+            return arena.allocate(Arrays.stream(dims).reduce(1, Math::multiplyExact) * Integer.BYTES, 8);
         }
         return arena.allocate(bytes, 8);
     }
@@ -206,7 +214,15 @@ final class SequenceStates
                     state.reset(slot);
                 }
                 final MemorySegment value = slot < 0 ? state.initial : state.values[slot];
-                if (rowBytes >= 0 && value.byteSize() != rowBytes)
+                // BYTES rows differ in bytes, not in shape: they are held to the first row's dims instead.
+                if (state.type == DataType.BYTES && rowBytes >= 0
+                    && !Arrays.equals(rowDims, slot < 0 ? state.initialDims : state.dims[slot]))
+                {
+                    throw new InferenceException(ErrorCode.INTERNAL, "the implicit state '" + state.inputName
+                        + "' of the sequences in one batch has different shapes (" + Arrays.toString(rowDims)
+                        + " and " + Arrays.toString(slot < 0 ? state.initialDims : state.dims[slot]) + ")");
+                }
+                if (state.type != DataType.BYTES && rowBytes >= 0 && value.byteSize() != rowBytes)
                 {
                     throw new InferenceException(ErrorCode.INTERNAL, "the implicit state '" + state.inputName
                         + "' of the sequences in one batch has different sizes (" + rowBytes + " and "
@@ -265,11 +281,19 @@ final class SequenceStates
                 throw new InferenceException(ErrorCode.INTERNAL, "model '" + model + "' did not produce the state "
                     + "output '" + state.outputName + "' of its implicit state '" + state.inputName + "'");
             }
-            final long rowBytes = output.data.byteSize() / batch.count();
+            final long fixedRowBytes = output.data.byteSize() / batch.count();
+            final long rowElements = state.type == DataType.BYTES ? rowElements(output) : 0;
+            long next = 0;
             for (int r = 0; r < batch.count(); r++)
             {
                 final PendingRequest row = batch.get(r);
                 final int slot = batch.slot(r);
+                final long rowStart = state.type == DataType.BYTES ? next : r * fixedRowBytes;
+                if (state.type == DataType.BYTES)
+                {
+                    next = bytesEnd(output.data, rowStart, rowElements, model, state.outputName);
+                }
+                final long rowBytes = state.type == DataType.BYTES ? next - rowStart : fixedRowBytes;
                 if (row == null || slot < 0)
                 {
                     continue;
@@ -282,7 +306,7 @@ final class SequenceStates
                     state.owned[slot] = buffer;
                 }
                 final MemorySegment value = buffer.byteSize() == rowBytes ? buffer : buffer.asSlice(0, rowBytes);
-                MemorySegment.copy(output.data, r * rowBytes, value, 0, rowBytes);
+                MemorySegment.copy(output.data, rowStart, value, 0, rowBytes);
                 state.values[slot] = value;
                 if (!sameDims(state.dims[slot], output))
                 {
@@ -290,6 +314,34 @@ final class SequenceStates
                 }
             }
         }
+    }
+
+    /** @return the elements of one row of a state output (every dimension but the batch one) */
+    private long rowElements(final AssembledBatch.OutputSlot output)
+    {
+        long elements = 1;
+        for (int d = batchDimension ? 1 : 0; d < output.rank; d++)
+        {
+            elements *= output.shape[d];
+        }
+        return elements;
+    }
+
+    /** @return the offset after {@code elements} BYTES elements (4-byte little-endian lengths) from {@code start} */
+    private static long bytesEnd(final MemorySegment data, final long start, final long elements, final String model,
+        final String output)
+    {
+        long offset = start;
+        for (long i = 0; i < elements; i++)
+        {
+            if (offset + Integer.BYTES > data.byteSize())
+            {
+                throw new InferenceException(ErrorCode.INTERNAL, "model '" + model + "' produced a BYTES state output '"
+                    + output + "' with fewer elements than its shape says");
+            }
+            offset += Integer.BYTES + Integer.toUnsignedLong(data.get(BYTES_LENGTH, offset));
+        }
+        return offset;
     }
 
     private boolean sameDims(final long[] dims, final AssembledBatch.OutputSlot output)

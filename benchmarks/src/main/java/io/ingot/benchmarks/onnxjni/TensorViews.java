@@ -1,4 +1,4 @@
-package io.ingot.onnx;
+package io.ingot.benchmarks.onnxjni;
 
 import ai.onnxruntime.OnnxJavaType;
 import ai.onnxruntime.OnnxTensor;
