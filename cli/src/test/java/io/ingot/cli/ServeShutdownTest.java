@@ -59,7 +59,7 @@ class ServeShutdownTest
     private static ChildProcess serve(final Path repository, final int httpPort, final int grpcPort,
         final int metricsPort, final String exitTimeout) throws IOException, InterruptedException
     {
-        final ChildProcess child = ChildProcess.startWithCore(IngotCli.class, "serve", "--model-repository",
+        final ChildProcess child = ChildProcess.start(IngotCli.class, "serve", "--model-repository",
             repository.toString(), "--http-port", Integer.toString(httpPort), "--grpc-port", Integer.toString(grpcPort),
             "--metrics-port", Integer.toString(metricsPort), "--exit-timeout-secs", exitTimeout);
         child.awaitLine("Ingot is serving", 120);
