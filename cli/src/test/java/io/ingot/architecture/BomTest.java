@@ -70,7 +70,8 @@ class BomTest
         }
         for (final Map.Entry<String, String> entry : managedByBom.entrySet())
         {
-            if (!entry.getKey().startsWith("io.ingot:") && !entry.getValue().equals(managedByParent.get(entry.getKey())))
+            if (!entry.getKey().startsWith("io.ingot:")
+                && !entry.getValue().equals(managedByParent.get(entry.getKey())))
             {
                 problems.add(entry.getKey() + " is " + entry.getValue() + " in the BOM but "
                     + managedByParent.get(entry.getKey()) + " in the parent pom");

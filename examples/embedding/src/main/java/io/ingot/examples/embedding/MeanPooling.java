@@ -14,7 +14,8 @@ public final class MeanPooling
     /** all-MiniLM-L6-v2's hidden size. */
     public static final int DIMENSIONS = 384;
 
-    private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfFloat FLOAT =
+        ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private MeanPooling()
     {
