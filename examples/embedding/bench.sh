@@ -12,7 +12,9 @@ OUT="${1:-$ROOT/benchmarks/results/embedding-transports}"
 shift || true
 (cd "$HERE" && mvn -B -q -ntp test-compile dependency:build-classpath -Dmdep.includeScope=test \
   -Dmdep.outputFile=target/test.classpath)
-echo "java --enable-native-access=ALL-UNNAMED ... TransportBenchmark $ROOT/examples/models $OUT $*" > /dev/stderr
+mkdir -p "$OUT"
+echo "examples/embedding/bench.sh $OUT $*  (at $(git -C "$ROOT" rev-parse --short HEAD), load $(cut -d' ' -f1-3 /proc/loadavg))" \
+  | tee "$OUT/command.txt" > /dev/stderr
 exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -Xmx1g \
   -cp "$HERE/target/test-classes:$HERE/target/classes:$(cat "$HERE/target/test.classpath")" \
   io.ingot.examples.embedding.TransportBenchmark "$ROOT/examples/models" "$OUT" "$@"

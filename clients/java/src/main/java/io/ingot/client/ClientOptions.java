@@ -9,14 +9,15 @@ import java.time.Duration;
  * the heap without bound. Immutable and thread-safe.
  *
  * @param connectionTimeout how long connecting may take
- * @param networkTimeout    how long a call may take in all (null: no limit; over gRPC no deadline)
+ * @param networkTimeout    how long a call may take in all (null: no limit, and no gRPC deadline)
  * @param maxResponseBytes  the largest response body (HTTP) or message (gRPC) accepted
  */
 public record ClientOptions(Duration connectionTimeout, Duration networkTimeout, int maxResponseBytes)
 {
     /**
-     * Triton's defaults: 60 s to connect, 60 s per call over HTTP, no deadline over gRPC (its clients set none),
-     * responses up to {@code Integer.MAX_VALUE} bytes (Triton's gRPC client's message limit).
+     * Triton's HTTP client's defaults, 60 s to connect and 60 s per call (over gRPC the 60 s are each call's deadline,
+     * where Triton's gRPC client sets none unless asked), and responses up to {@code Integer.MAX_VALUE} bytes (Triton's
+     * gRPC client's message limit).
      */
     public static final ClientOptions DEFAULTS = new ClientOptions(Duration.ofSeconds(60), Duration.ofSeconds(60),
         Integer.MAX_VALUE);

@@ -36,25 +36,10 @@ final class LimitedBody implements HttpResponse.BodyHandler<byte[]>
     {
         private static final long serialVersionUID = 1L;
 
-        private final long size;
-        private final int limit;
-
         TooLargeException(final long size, final int limit)
         {
             super("the response of " + (size < 0 ? "more than " + limit : Long.toString(size))
                 + " bytes exceeds this client's limit of " + limit + " bytes (ClientOptions.maxResponseBytes)");
-            this.size = size;
-            this.limit = limit;
-        }
-
-        long size()
-        {
-            return size;
-        }
-
-        int limit()
-        {
-            return limit;
         }
     }
 
