@@ -9,7 +9,7 @@ ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 cd "$ROOT"
 # shellcheck source=../tools/java-env.sh
 source "$ROOT/tools/java-env.sh"
-JAVA=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --add-opens java.base/jdk.internal.misc=ALL-UNNAMED)
+JAVA=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED)
 ./ingot --version > /dev/null  # builds the cli module (and the example models) when needed
 CP="$(ls cli/target/ingot-cli-*.jar | grep -v -- -tests):$(cat cli/target/classpath.txt)"
 PERF=(./ingot perf)

@@ -12,7 +12,7 @@ mode="${2:-ci}"
 java="${JAVA_HOME:?JAVA_HOME must point at a JDK 25}/bin/java"
 classpath="$target/classes:$(cat "$target/classpath.txt")"
 results="$target/jcstress-results"
-opens="--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED --enable-native-access=ALL-UNNAMED"
+opens="--enable-native-access=ALL-UNNAMED"
 rm -rf "$results"
 mkdir -p "$results"
 if [ "$mode" = ci ]; then

@@ -151,7 +151,7 @@ esac
 rm -rf "\$REPORTS"
 mkdir -p "\$REPORTS"
 status=0
-JVM_FLAGS="--enable-native-access=ALL-UNNAMED --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -Xmx4g"
+JVM_FLAGS="--enable-native-access=ALL-UNNAMED -Xmx4g"
 runtime/bin/java \$JVM_FLAGS -D"ingot.gpucheck.reports=\$REPORTS" \\
   -cp "\$LAUNCHER:launcher/report" org.junit.platform.console.ConsoleLauncher execute \\
   --disable-banner --disable-ansi-colors --details=summary --fail-if-no-tests \\

@@ -4,4 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/java-env.sh
-exec mvn -B -ntp verify "$@"
+# INGOT_MAVEN_GOAL=install (what .ci/run sets) installs the artifacts too, for examples/embedding; by default the
+# reactor is only verified, so that a developer's ~/.m2 holds no Ingot snapshot.
+exec mvn -B -ntp "${INGOT_MAVEN_GOAL:-verify}" "$@"

@@ -58,7 +58,6 @@ fi
 export DJL_CACHE_DIR="$CACHE/djl" ENGINE_CACHE_DIR="$CACHE/djl"
 # shellcheck disable=SC2086
 exec "$INGOT_HOME/java/bin/java" --enable-native-access=ALL-UNNAMED \
-  --add-opens java.base/jdk.internal.misc=ALL-UNNAMED \
   -Djava.io.tmpdir="$CACHE/tmp" -Dingot.native.cache="$CACHE/native" -Dingot.tensorflow.cache="$CACHE/tensorflow" \
   ${INGOT_JAVA_OPTS:-} \
   -cp "$(cat "$INGOT_HOME/lib/classpath.txt")" io.ingot.cli.IngotCli "$@"

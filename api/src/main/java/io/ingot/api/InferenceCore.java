@@ -49,7 +49,9 @@ public interface InferenceCore extends AutoCloseable
      *
      * @param options where models come from, and thread behaviour
      * @return a running core
-     * @throws IllegalStateException when no core implementation is on the class path
+     * @throws IllegalStateException when no core implementation is on the class path, or when the JVM denies native
+     *                               access ({@code --illegal-native-access=deny}): the message names the flag to add,
+     *                               {@code --enable-native-access=ALL-UNNAMED}, the one JVM flag Ingot needs
      * @throws InferenceException    INVALID_ARG when a model repository cannot be read
      */
     static InferenceCore open(final CoreOptions options)

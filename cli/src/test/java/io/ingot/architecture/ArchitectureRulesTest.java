@@ -88,6 +88,20 @@ class ArchitectureRulesTest
     }
 
     @Test
+    void theJavaClientKnowsNoServer()
+    {
+        noClasses().that(inModule("protocol"))
+            .should().dependOnClassesThat(inModules(allBut("native-bindings", "api", "protocol")))
+            .because("the protocol module is grpc_service.proto's messages and stubs, shared by server and client")
+            .check(classes);
+        noClasses().that(inModule("client"))
+            .should().dependOnClassesThat(inModules(allBut("native-bindings", "api", "protocol", "client")))
+            .because("the KServe v2 client runs in processes that hold no Ingot server: it speaks the protocol, "
+                + "through the protocol module's messages, and nothing else of Ingot")
+            .check(classes);
+    }
+
+    @Test
     void theRuntimeKnowsNoEngineAndNoTransport()
     {
         noClasses().that(inModule("runtime"))
@@ -128,8 +142,9 @@ class ArchitectureRulesTest
     void frontendsUseOnlyThePublicApi()
     {
         noClasses().that(inModule("server"))
-            .should().dependOnClassesThat(inModules(allBut("native-bindings", "ring", "api", "server")))
-            .because("the HTTP, gRPC and shared-memory frontends serve any InferenceCore through the in-process API")
+            .should().dependOnClassesThat(inModules(allBut("native-bindings", "ring", "api", "protocol", "server")))
+            .because("the HTTP, gRPC and shared-memory frontends serve any InferenceCore through the in-process API "
+                + "(gRPC's messages are the protocol module's)")
             .check(classes);
     }
 
@@ -150,7 +165,8 @@ class ArchitectureRulesTest
     /** @return every production module, bottom up. */
     private static List<String> every()
     {
-        final List<String> modules = new ArrayList<>(List.of("native-bindings", "ring", "api", "runtime"));
+        final List<String> modules = new ArrayList<>(List.of("native-bindings", "ring", "api", "protocol", "client",
+            "runtime"));
         modules.addAll(BACKENDS);
         modules.addAll(ABOVE_BACKENDS);
         return modules;
@@ -187,7 +203,9 @@ class ArchitectureRulesTest
             final String location = javaClass.getSource().map(source -> source.getUri().toString()).orElse("");
             for (final String module : modules)
             {
-                if (location.contains("/" + module + "/target/classes/") || location.contains("/ingot-" + module + "-"))
+                // The Java client's folder is clients/java; every other module's is its name.
+                final String folder = module.equals("client") ? "clients/java" : module;
+                if (location.contains("/" + folder + "/target/classes/") || location.contains("/ingot-" + module + "-"))
                 {
                     return true;
                 }

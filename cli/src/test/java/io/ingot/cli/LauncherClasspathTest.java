@@ -45,8 +45,8 @@ class LauncherClasspathTest
         final int grpcPort = Ports.free();
         final List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classpath,
-            "--enable-native-access=ALL-UNNAMED", "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", IngotCli.class.getName(), "serve",
+            "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+            IngotCli.class.getName(), "serve",
             "--model-repository", dir.toString(), "--http-port", Integer.toString(httpPort),
             "--grpc-port", Integer.toString(grpcPort), "--metrics-port", "-1"));
         try (ChildProcess child = ChildProcess.start(command))

@@ -4,9 +4,9 @@ import com.google.common.util.concurrent.ListenableFuture;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.netty.NettyChannelBuilder;
-import io.ingot.server.proto.GRPCInferenceServiceGrpc;
-import io.ingot.server.proto.ModelInferRequest;
-import io.ingot.server.proto.ModelInferResponse;
+import io.ingot.protocol.grpc.GRPCInferenceServiceGrpc;
+import io.ingot.protocol.grpc.ModelInferRequest;
+import io.ingot.protocol.grpc.ModelInferResponse;
 import io.ingot.testing.ChildProcess;
 import io.ingot.testing.Ports;
 import org.junit.jupiter.api.Test;
@@ -59,7 +59,7 @@ class ServeShutdownTest
     private static ChildProcess serve(final Path repository, final int httpPort, final int grpcPort,
         final int metricsPort, final String exitTimeout) throws IOException, InterruptedException
     {
-        final ChildProcess child = ChildProcess.startWithCore(IngotCli.class, "serve", "--model-repository",
+        final ChildProcess child = ChildProcess.start(IngotCli.class, "serve", "--model-repository",
             repository.toString(), "--http-port", Integer.toString(httpPort), "--grpc-port", Integer.toString(grpcPort),
             "--metrics-port", Integer.toString(metricsPort), "--exit-timeout-secs", exitTimeout);
         child.awaitLine("Ingot is serving", 120);

@@ -76,7 +76,7 @@ class TritonExampleRepositoryTest
         }
         httpPort = Ports.free();
         grpcPort = Ports.free();
-        server = ChildProcess.startWithCore(IngotCli.class, "serve", "--model-repository", repository.toString(),
+        server = ChildProcess.start(IngotCli.class, "serve", "--model-repository", repository.toString(),
             "--http-port", Integer.toString(httpPort), "--grpc-port", Integer.toString(grpcPort),
             "--metrics-port", Integer.toString(Ports.free()));
         server.awaitLine("Ingot is serving", 180);

@@ -6,7 +6,6 @@ import io.ingot.testing.ChildProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,8 +33,7 @@ class MissingLibraryTest
             TreeModels.lgbmModel(repo, "lgbm", lgbm, TreeModels.config("lgbm", "lightgbm", false, false, 1, ""));
         }
         final Path missing = repo.resolve("nowhere").resolve("libxgboost4j.so");
-        final List<String> flags = new ArrayList<>(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-            .filter(arg -> arg.startsWith("--add-opens") || arg.startsWith("--add-exports")).toList());
+        final List<String> flags = new ArrayList<>();
         flags.add("-Dingot.fil.xgboost.library=" + missing);
         try (ChildProcess child = ChildProcess.start(ChildProcess.javaCommand(ServeAndReport.class, flags,
             repo.toString())))

@@ -7,15 +7,15 @@ import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import io.ingot.tensor.DataType;
 import io.ingot.api.TensorMetadata;
-import io.ingot.server.proto.GRPCInferenceServiceGrpc;
-import io.ingot.server.proto.InferStatistics;
-import io.ingot.server.proto.ModelConfigRequest;
-import io.ingot.server.proto.ModelInferRequest;
-import io.ingot.server.proto.ModelInferResponse;
-import io.ingot.server.proto.ModelMetadataRequest;
-import io.ingot.server.proto.ModelMetadataResponse;
-import io.ingot.server.proto.ModelStatistics;
-import io.ingot.server.proto.ModelStatisticsRequest;
+import io.ingot.protocol.grpc.GRPCInferenceServiceGrpc;
+import io.ingot.protocol.grpc.InferStatistics;
+import io.ingot.protocol.grpc.ModelConfigRequest;
+import io.ingot.protocol.grpc.ModelInferRequest;
+import io.ingot.protocol.grpc.ModelInferResponse;
+import io.ingot.protocol.grpc.ModelMetadataRequest;
+import io.ingot.protocol.grpc.ModelMetadataResponse;
+import io.ingot.protocol.grpc.ModelStatistics;
+import io.ingot.protocol.grpc.ModelStatisticsRequest;
 
 import com.google.protobuf.ByteString;
 

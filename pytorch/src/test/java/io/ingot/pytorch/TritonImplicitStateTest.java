@@ -46,7 +46,7 @@ class TritonImplicitStateTest
         assertFalse(inverted.equals(config), "START's fp32_false_true in Triton's config.pbtxt changed");
         copy(model, "sequence_state_inverted", inverted);
 
-        try (ChildProcess child = ChildProcess.startWithCore(TritonImplicitStateMain.class, repository.toString()))
+        try (ChildProcess child = ChildProcess.start(TritonImplicitStateMain.class, repository.toString()))
         {
             child.awaitLine("inverted ", 120);
             assertEquals(0, child.awaitExit(60), child.output());

@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * Proves that {@link IpcRingWriter}/{@link IpcRingReader} speak Agrona's {@code OneToOneRingBuffer} format byte for
  * byte, by exchanging records with Agrona's own implementation over the same memory, across many wrap-arounds.
- * Agrona's {@code UnsafeBuffer} needs {@code jdk.internal.misc} opened (the build's {@code ingot.jvm.flags} does);
+ * Agrona's {@code UnsafeBuffer} needs {@code jdk.internal.misc} opened (this module's {@code ingot.jvm.flags} does);
  * the IPC classes themselves need no such flag, which is why clients use them instead.
  */
 class AgronaRingInteropTest

@@ -36,6 +36,7 @@ import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelEnsembling;
 import io.ingot.config.proto.ModelInput;
 import io.ingot.config.proto.ModelOutput;
+import io.ingot.cuda.NativeAccess;
 import io.ingot.device.CudaDevice;
 import io.ingot.ensemble.EnsembleLinker;
 import io.ingot.ensemble.EnsembleOrder;
@@ -125,6 +126,8 @@ public final class Core implements InferenceCore
      */
     public static InferenceCore open(final CoreOptions options)
     {
+        // Before any binding's class initializer can fail with the JVM's bare IllegalCallerException.
+        NativeAccess.requireAllowed();
         final Core core = new Core(options);
         final boolean polling = options.controlMode() == ModelControlMode.POLL && core.controller.takeBaseline();
         core.loadAtStartup();

@@ -2,7 +2,7 @@ package io.ingot.core;
 
 import io.ingot.tensor.DataType;
 import io.ingot.api.ResponseAllocator;
-import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
+import io.ingot.ring.BoundedMpmcQueue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -23,15 +23,15 @@ public final class PooledResponseAllocator implements ResponseAllocator
     private static final long ALIGNMENT = 64;
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private final ManyToManyConcurrentArrayQueue<MemorySegment>[] pools =
-        new ManyToManyConcurrentArrayQueue[MAX_CLASS + 1];
+    private final BoundedMpmcQueue<MemorySegment>[] pools =
+        new BoundedMpmcQueue[MAX_CLASS + 1];
 
     /** Creates empty pools. */
     public PooledResponseAllocator()
     {
         for (int sizeClass = MIN_CLASS; sizeClass <= MAX_CLASS; sizeClass++)
         {
-            pools[sizeClass] = new ManyToManyConcurrentArrayQueue<>(BLOCKS_PER_CLASS);
+            pools[sizeClass] = new BoundedMpmcQueue<>(BLOCKS_PER_CLASS);
         }
     }
 

@@ -2,14 +2,14 @@ package io.ingot.core;
 
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.ResponseAssembly;
-import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
+import io.ingot.ring.BoundedMpmcQueue;
 
 import java.util.function.Consumer;
 
 /** Recycles closed responses so that steady-state traffic allocates none. */
 final class ResponsePool
 {
-    private final ManyToManyConcurrentArrayQueue<InferenceResponse> free = new ManyToManyConcurrentArrayQueue<>(8192);
+    private final BoundedMpmcQueue<InferenceResponse> free = new BoundedMpmcQueue<>(8192);
     private final Consumer<InferenceResponse> recycler = free::offer;
 
     InferenceResponse acquire()

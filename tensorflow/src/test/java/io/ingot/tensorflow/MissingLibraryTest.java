@@ -5,7 +5,6 @@ import io.ingot.testing.ChildProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,8 +34,7 @@ class MissingLibraryTest
             + " { name: 'OUTPUT1' data_type: TYPE_FP32 dims: [16] }]", null);
         final Path empty = Files.createDirectories(dir.resolve("no-tensorflow-here"));
 
-        final List<String> flags = new ArrayList<>(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-            .filter(arg -> arg.startsWith("--add-opens") || arg.startsWith("--add-exports")).toList());
+        final List<String> flags = new ArrayList<>();
         flags.add("-D" + LibraryLocation.DIR_PROPERTY + "=" + empty);
         try (ChildProcess child = ChildProcess.start(ChildProcess.javaCommand(MissingLibraryMain.class, flags,
             repository.toString())))

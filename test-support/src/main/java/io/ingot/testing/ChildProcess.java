@@ -3,7 +3,6 @@ package io.ingot.testing;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -48,19 +47,13 @@ public final class ChildProcess implements AutoCloseable
         pump.start();
     }
 
-    /** Starts a JVM with only FFM's flag: what an application using the IPC client needs. */
+    /**
+     * Starts a JVM with only FFM's flag, {@code --enable-native-access=ALL-UNNAMED}: all that an application using
+     * the core in process, or the IPC client, needs (no {@code --add-opens}; {@code JvmFlagsTest} in runtime).
+     */
     public static ChildProcess start(final Class<?> main, final String... args) throws IOException
     {
         return start(javaCommand(main, List.of(), args));
-    }
-
-    /** Starts a JVM with this JVM's module flags too, which the core (Agrona's queues) needs. */
-    public static ChildProcess startWithCore(final Class<?> main, final String... args) throws IOException
-    {
-        final List<String> flags = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-            .filter(arg -> arg.startsWith("--add-opens") || arg.startsWith("--add-exports"))
-            .toList();
-        return start(javaCommand(main, flags, args));
     }
 
     /**

@@ -34,8 +34,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsPrepend = {"--enable-native-access=ALL-UNNAMED", "--add-opens",
-    "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xmx1g"})
+@Fork(value = 1, jvmArgsPrepend = {"--enable-native-access=ALL-UNNAMED", "-Xmx1g"})
 public class OverheadBenchmark
 {
     /** The pipeline under test (see {@link Pipelines#NAMES}). */

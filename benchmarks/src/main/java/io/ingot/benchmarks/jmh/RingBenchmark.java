@@ -37,8 +37,7 @@ import java.util.function.Consumer;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsPrepend = {"--enable-native-access=ALL-UNNAMED", "--add-opens",
-    "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xmx1g"})
+@Fork(value = 1, jvmArgsPrepend = {"--enable-native-access=ALL-UNNAMED", "-Xmx1g"})
 public class RingBenchmark
 {
     /** The ring under test. */

@@ -9,7 +9,7 @@
  * ({@code io.ingot.perf.pipeline}), so {@code ingot perf baselines} measures the same code under load.
  *
  * <p>Run from the shaded jar: {@code java -jar benchmarks/target/benchmarks.jar Overhead -t 1}. Every fork gets
- * {@code --enable-native-access=ALL-UNNAMED --add-opens java.base/jdk.internal.misc=ALL-UNNAMED} (Agrona) through
- * {@code jvmArgsPrepend}, so that {@code -jvmArgsAppend} on the command line (a profiler, say) adds to them.
+ * {@code --enable-native-access=ALL-UNNAMED} (the one flag Ingot needs) through {@code jvmArgsPrepend}, so that
+ * {@code -jvmArgsAppend} on the command line (a profiler, say) adds to it.
  */
 package io.ingot.benchmarks.jmh;

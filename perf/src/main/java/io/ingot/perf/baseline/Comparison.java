@@ -436,7 +436,7 @@ public final class Comparison implements Runnable
         @Override
         String launcher()
         {
-            return "java --enable-native-access=ALL-UNNAMED --add-opens java.base/jdk.internal.misc=ALL-UNNAMED"
+            return "java --enable-native-access=ALL-UNNAMED"
                 + " -cp \"$(ls cli/target/ingot-cli-*.jar):$(cat cli/target/classpath.txt)\"";
         }
 
@@ -506,7 +506,7 @@ public final class Comparison implements Runnable
         @Override
         String launcher()
         {
-            return "java --enable-native-access=ALL-UNNAMED --add-opens java.base/jdk.internal.misc=ALL-UNNAMED"
+            return "java --enable-native-access=ALL-UNNAMED"
                 + " -cp \"$(ls cli/target/ingot-cli-*.jar | grep -v -- -tests):$(cat cli/target/classpath.txt)\"";
         }
 

@@ -2,7 +2,7 @@ package io.ingot.perf.support;
 
 import io.ingot.tensor.DataType;
 import io.ingot.api.ResponseAllocator;
-import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
+import io.ingot.ring.BoundedMpmcQueue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -15,7 +15,7 @@ import java.lang.foreign.MemorySegment;
 public final class ReusingResponseAllocator implements ResponseAllocator, AutoCloseable
 {
     private final long blockBytes;
-    private final ManyToManyConcurrentArrayQueue<MemorySegment> free;
+    private final BoundedMpmcQueue<MemorySegment> free;
     private final Arena arena = Arena.ofShared();
 
     /**
@@ -30,7 +30,7 @@ public final class ReusingResponseAllocator implements ResponseAllocator, AutoCl
                 + maxBlocks);
         }
         this.blockBytes = blockBytes;
-        this.free = new ManyToManyConcurrentArrayQueue<>(maxBlocks);
+        this.free = new BoundedMpmcQueue<>(maxBlocks);
     }
 
     @Override

@@ -2,9 +2,9 @@ package io.ingot.server.grpc;
 
 import io.grpc.stub.StreamObserver;
 import io.ingot.api.InferenceCore;
-import io.ingot.server.proto.health.HealthCheckRequest;
-import io.ingot.server.proto.health.HealthCheckResponse;
-import io.ingot.server.proto.health.HealthGrpc;
+import io.ingot.protocol.grpc.health.HealthCheckRequest;
+import io.ingot.protocol.grpc.health.HealthCheckResponse;
+import io.ingot.protocol.grpc.health.HealthGrpc;
 
 /**
  * {@code grpc.health.v1.Health/Check} as Triton answers it: SERVING while the server is ready, NOT_SERVING otherwise,

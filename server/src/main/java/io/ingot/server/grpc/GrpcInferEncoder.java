@@ -10,8 +10,8 @@ import io.ingot.server.protocol.Classification;
 import io.ingot.server.protocol.InferCall;
 import io.ingot.server.protocol.ModelVersions;
 import io.ingot.server.protocol.RequestedOutput;
-import io.ingot.server.proto.InferParameter;
-import io.ingot.server.proto.ModelInferResponse;
+import io.ingot.protocol.grpc.InferParameter;
+import io.ingot.protocol.grpc.ModelInferResponse;
 import io.ingot.tensor.DataType;
 import io.netty.buffer.ByteBuf;
 

@@ -8,9 +8,9 @@ import io.ingot.api.ResponseStreamListener;
 import io.ingot.server.net.ClientText;
 import io.ingot.server.protocol.InferCall;
 import io.ingot.server.protocol.ModelVersions;
-import io.ingot.server.proto.ModelInferRequest;
-import io.ingot.server.proto.ModelInferResponse;
-import io.ingot.server.proto.ModelStreamInferResponse;
+import io.ingot.protocol.grpc.ModelInferRequest;
+import io.ingot.protocol.grpc.ModelInferResponse;
+import io.ingot.protocol.grpc.ModelStreamInferResponse;
 import io.netty.buffer.ByteBufAllocator;
 
 import java.util.HashSet;

@@ -3,8 +3,8 @@ package io.ingot.server.grpc;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
 import io.ingot.server.logging.LogSettings;
-import io.ingot.server.proto.LogSettingsRequest;
-import io.ingot.server.proto.LogSettingsResponse;
+import io.ingot.protocol.grpc.LogSettingsRequest;
+import io.ingot.protocol.grpc.LogSettingsResponse;
 
 import java.util.Map;
 

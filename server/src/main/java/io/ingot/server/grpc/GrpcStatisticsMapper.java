@@ -5,10 +5,10 @@ import io.ingot.api.InferStatistics;
 import io.ingot.api.ModelMetadata;
 import io.ingot.api.StatDuration;
 import io.ingot.api.TensorMetadata;
-import io.ingot.server.proto.InferBatchStatistics;
-import io.ingot.server.proto.ModelMetadataResponse;
-import io.ingot.server.proto.ModelStatistics;
-import io.ingot.server.proto.StatisticDuration;
+import io.ingot.protocol.grpc.InferBatchStatistics;
+import io.ingot.protocol.grpc.ModelMetadataResponse;
+import io.ingot.protocol.grpc.ModelStatistics;
+import io.ingot.protocol.grpc.StatisticDuration;
 
 /** Converts the core's metadata and statistics records into their gRPC messages. */
 public final class GrpcStatisticsMapper
@@ -30,7 +30,7 @@ public final class GrpcStatisticsMapper
             .setLastInference(stats.lastInference())
             .setInferenceCount(stats.inferenceCount())
             .setExecutionCount(stats.executionCount())
-            .setInferenceStats(io.ingot.server.proto.InferStatistics.newBuilder()
+            .setInferenceStats(io.ingot.protocol.grpc.InferStatistics.newBuilder()
                 .setSuccess(duration(infer.success()))
                 .setFail(duration(infer.fail()))
                 .setQueue(duration(infer.queue()))

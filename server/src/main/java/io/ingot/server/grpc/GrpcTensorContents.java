@@ -4,7 +4,7 @@ import com.google.protobuf.ByteString;
 import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
-import io.ingot.server.proto.InferTensorContents;
+import io.ingot.protocol.grpc.InferTensorContents;
 import io.netty.buffer.ByteBuf;
 
 /**

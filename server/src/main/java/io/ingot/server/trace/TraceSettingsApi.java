@@ -10,8 +10,8 @@ import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceRequest;
-import io.ingot.server.proto.TraceSettingRequest;
-import io.ingot.server.proto.TraceSettingResponse;
+import io.ingot.protocol.grpc.TraceSettingRequest;
+import io.ingot.protocol.grpc.TraceSettingResponse;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -121,7 +121,7 @@ class IpcMultiProcessTest
         final IpcClient client;
         final IpcTensor a;
         final long inFlight;
-        try (ChildProcess serverProcess = ChildProcess.startWithCore(IpcServerMain.class, name))
+        try (ChildProcess serverProcess = ChildProcess.start(IpcServerMain.class, name))
         {
             final String serving = serverProcess.awaitLine("SERVING", 120);
             assertEquals("1", serving.split(" ")[2], "a fresh name starts at generation 1");

@@ -9,7 +9,7 @@ import io.ingot.api.ModelControlMode;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.server.FrontendOptions;
 import io.ingot.server.ServerFrontends;
-import io.ingot.server.proto.GRPCInferenceServiceGrpc;
+import io.ingot.protocol.grpc.GRPCInferenceServiceGrpc;
 
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,7 +1,7 @@
 package io.ingot.server.testing;
 
 import io.grpc.stub.StreamObserver;
-import io.ingot.server.proto.ModelStreamInferResponse;
+import io.ingot.protocol.grpc.ModelStreamInferResponse;
 
 import java.util.List;
 import java.util.Map;
