@@ -7,7 +7,6 @@ import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.ingot.api.CoreOptions;
 import io.ingot.api.InferenceRequest;
-import io.ingot.config.proto.ModelConfig;
 import io.ingot.protocol.grpc.InferParameter;
 import io.ingot.protocol.grpc.ModelInferRequest;
 import io.ingot.protocol.grpc.ModelInferResponse;
