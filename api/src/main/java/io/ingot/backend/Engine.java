@@ -37,6 +37,21 @@ public interface Engine extends AutoCloseable
         return false;
     }
 
+    /**
+     * Whether the engine answers each request of a one-response model itself, through {@link Batch#responseSender},
+     * instead of writing batch outputs with {@link Batch#allocateOutput}: each request then gets exactly one response
+     * with outputs of the shapes and data types the engine gives ({@link ResponseSender#send send(true)} or an error
+     * through {@link ResponseSender#sendError}), so that one request's error does not fail its batch. Triton's Python
+     * backend answers so. Asked once, on the loading thread, when the instance is created; decoupled models answer
+     * through the senders whatever this says.
+     *
+     * @return true to answer through response senders
+     */
+    default boolean respondsPerRequest()
+    {
+        return false;
+    }
+
     /** Releases the instance's resources. An exception is logged and ignored. */
     @Override
     default void close() throws Exception

@@ -36,6 +36,7 @@ import io.ingot.config.proto.ModelConfig;
 import io.ingot.config.proto.ModelEnsembling;
 import io.ingot.config.proto.ModelInput;
 import io.ingot.config.proto.ModelOutput;
+import io.ingot.metrics.CustomMetrics;
 import io.ingot.device.CudaDevice;
 import io.ingot.ensemble.EnsembleLinker;
 import io.ingot.ensemble.EnsembleOrder;
@@ -86,6 +87,7 @@ public final class Core implements InferenceCore
     private final Timekeeper timekeeper;
     private final AgentRunner timekeeperRunner;
     private final ModelController controller;
+    private final CustomMetrics customMetrics = new CustomMetrics();
     private RepositoryPoller poller;
     private volatile boolean closed;
 
@@ -412,6 +414,12 @@ public final class Core implements InferenceCore
     public IdleMode idleMode()
     {
         return options.idleMode();
+    }
+
+    @Override
+    public CustomMetrics customMetrics()
+    {
+        return customMetrics;
     }
 
     @Override
