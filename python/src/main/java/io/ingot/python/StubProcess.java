@@ -21,10 +21,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * One stub process and its shared memory: started, greeted, initialized, then driven by one instance thread, which
- * writes records to the stub and waits for the stub's records while checking that it lives, that its heartbeat
- * moves, and that it answers in time. Not thread-safe: the instance thread owns it (the stub's exit and BLS
- * completions only ring its doorbell).
+ * One stub process and its shared memory: started, greeted, initialized, then driven by whichever thread holds its
+ * session's role ({@link StubSession}: the instance thread during a batch, the session's pump between batches), which
+ * writes records to the stub and reads the stub's records while checking that it lives, that its heartbeat moves,
+ * and that it answers in time. Not thread-safe: one role holder at a time (the stub's exit, BLS completions and
+ * replies computed elsewhere only ring the server's doorbell, {@link #wakeParent}).
  */
 final class StubProcess
 {
@@ -211,11 +212,13 @@ final class StubProcess
      * @param type   record type
      * @param body   the body (a writer fills it at the given offset)
      * @param length bytes of the body
+     * @return the input-area offset of an indirect body, which the caller frees when the stub is done with it, or -1
      * @throws PythonStubException when the ring stays full (the stub does not read) past the stub timeout, or the
      *     body does not fit the input area
      */
-    void send(final int type, final BodyWriter body, final int length) throws PythonStubException
+    long send(final int type, final BodyWriter body, final int length) throws PythonStubException
     {
+        long indirect = -1;
         if (length > toStub.maxMessageLength())
         {
             final long offset = region.inputs().allocate(length);
@@ -230,6 +233,7 @@ final class StubProcess
             toStub.buffer().set(SharedMemory.LONG, index, offset);
             toStub.buffer().set(SharedMemory.LONG, index + 8, length);
             toStub.commit(index);
+            indirect = offset;
         }
         else
         {
@@ -238,6 +242,7 @@ final class StubProcess
             toStub.commit(index);
         }
         region.stubBell().ringAlways();
+        return indirect;
     }
 
     /**
@@ -262,6 +267,74 @@ final class StubProcess
     void ringStub()
     {
         region.stubBell().ringAlways();
+    }
+
+    /**
+     * Wakes the role holder, whichever thread sleeps on the server's doorbell (any thread). Always a system call:
+     * two threads may sleep on the doorbell, so its waiting flag cannot tell whether one does.
+     *
+     * @throws IllegalStateException when the region is unmapped already
+     */
+    void wakeParent()
+    {
+        region.parentBell().ringAlways();
+    }
+
+    /** @return whether a record from the stub waits in its ring */
+    boolean hasRecords()
+    {
+        return toParent.hasRecord();
+    }
+
+    /**
+     * Reads what the stub has sent, without waiting, and does the side work (the role holder between batches).
+     *
+     * @param handler receives every record
+     * @return units of work done
+     * @throws PythonStubException when the stub broke the protocol (it was killed)
+     */
+    int poll(final RecordHandler handler) throws PythonStubException
+    {
+        try
+        {
+            return toParent.read((type, buffer, offset, length) -> dispatch(handler, type, buffer, offset, length),
+                16) + sideWork.run();
+        }
+        catch (final IpcRingCorruptException ex)
+        {
+            kill();
+            throw new PythonStubException(label + ": the stub broke the protocol between batches: " + ex.getMessage()
+                + "; it was killed", ex);
+        }
+    }
+
+    /**
+     * Sleeps on the server's doorbell until the stub writes, side work arrives, the process exits, or the time passes
+     * (the session's pump between batches).
+     *
+     * @param nanos    the longest sleep
+     * @param mayRead  whether the caller could take the role now (while it cannot, waiting records do not wake it)
+     */
+    void sleepForWork(final long nanos, final BooleanSupplier mayRead)
+    {
+        if (closed)
+        {
+            return;
+        }
+        try
+        {
+            final int seen = region.parentBell().arm();
+            final boolean work = mayRead.getAsBoolean() && (toParent.hasRecord() || sideWork.pending());
+            if (!work && process.isAlive())
+            {
+                region.parentBell().sleep(seen, nanos);
+            }
+            region.parentBell().disarm();
+        }
+        catch (final IllegalStateException unmapped)
+        {
+            // The region was closed meanwhile: the session is retiring.
+        }
     }
 
     private int claim(final int type, final int length) throws PythonStubException
@@ -379,12 +452,14 @@ final class StubProcess
     }
 
     /**
-     * Sends FINALIZE, waits for the result within the stub timeout, then for the process to exit; kills it if it
-     * does not. Never throws: a stub that fails to finalize is only logged by the caller.
+     * Sends FINALIZE, waits for the result within the stub timeout (handing the other records that arrive meanwhile
+     * to {@code others}), then for the process to exit; kills it if it does not. Never throws: a stub that fails to
+     * finalize is only logged by the caller.
      *
+     * @param others receives the records that are not FINALIZE_RESULT
      * @return null when {@code finalize()} succeeded, else why not
      */
-    String finalizeAndStop()
+    String finalizeAndStop(final RecordHandler others)
     {
         String problem = null;
         try
@@ -400,6 +475,11 @@ final class StubProcess
                 {
                     result[0] = statusText(buffer, offset, length);
                     done[0] = true;
+                }
+                else
+                {
+                    // A decoupled model's threads still answer while finalize() waits for them.
+                    others.onRecord(type, buffer, offset, length);
                 }
             }, () -> done[0], System.nanoTime() + settings.stubTimeout().toNanos(), "finalizing");
             problem = result[0];

@@ -13,7 +13,7 @@ final class StubRegionDescriptor
     /** The ASCII bytes {@code INGOTPYB} as a little-endian int64. */
     static final long MAGIC = 0x425950544F474E49L;
     /** Layout version. */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     /** Bytes of the header. */
     static final int HEADER_LENGTH = 4096;
 
