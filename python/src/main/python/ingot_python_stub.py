@@ -219,7 +219,7 @@ class Stub:
             request = pb_utils.InferenceRequest._of(inputs, names, self.model_name, handle, request_id, correlation,
                                                     request_flags, timeout, parameters, self.decoupled)
             if self.decoupled:
-                weakref.finalize(request, self._sender_collected, handle, request._state)
+                weakref.finalize(request._state, self._sender_collected, handle, request._state.box)
             requests.append(request)
         return requests
 
@@ -230,8 +230,8 @@ class Stub:
             offset += 24 + 8 * rank + link.align8(name_length)
         return offset
 
-    def _sender_collected(self, handle, state):
-        if not state.closed:
+    def _sender_collected(self, handle, box):
+        if not box[0]:
             self.pending.dropped.append(handle)
 
     def execute(self, body):
@@ -349,10 +349,9 @@ class Stub:
             self.next_id += 1
             return value
 
-    def send_response(self, request, response, flags):
+    def send_response(self, state, response, flags):
         """A decoupled model's response (or final flag) to the server; waits for the server to have sent it on, and
         raises its error, as Triton's `InferenceResponseSender.send` does."""
-        state = request._state
         allocations = []
         call_id = self.new_id()
         final = flags == pb_utils.TRITONSERVER_RESPONSE_COMPLETE_FINAL
@@ -364,7 +363,7 @@ class Stub:
                 status = link.STATUS_OF_CODE.get(response._error.code(), link.S_INTERNAL)
                 message = link.text(response._error.message())
             else:
-                outputs = [tensor for tensor in response._outputs if tensor._name in request._requested]
+                outputs = [tensor for tensor in response._outputs if tensor._name in state.requested]
                 entries = link.place_tensors(self.region, outputs, "output", allocations)
                 count = len(outputs)
         body = b"".join([link.SEND_HEADER.pack(call_id, state.handle, send_flags, status, count, 0, len(message)),

@@ -324,16 +324,27 @@ class InferenceTrace:
 
 class _RequestState:
     """What a received request and its response sender share: its handle at the server, whether the model is
-    decoupled, whether the sender is closed, the responses sent, and (a one-response model) the response to return."""
+    decoupled, its requested outputs, whether the sender is closed (in `box`, which the stub's finalizer of this state
+    reads), the responses sent, and (a one-response model) the response to return. Neither the request nor the sender
+    is referenced from here, so the state dies with the last of them."""
 
-    __slots__ = ("handle", "decoupled", "closed", "sent", "response")
+    __slots__ = ("handle", "decoupled", "requested", "box", "sent", "response", "__weakref__")
 
-    def __init__(self, handle, decoupled):
+    def __init__(self, handle, decoupled, requested):
         self.handle = handle
         self.decoupled = decoupled
-        self.closed = False
+        self.requested = requested
+        self.box = [False]
         self.sent = 0
         self.response = None
+
+    @property
+    def closed(self):
+        return self.box[0]
+
+    @closed.setter
+    def closed(self, value):
+        self.box[0] = value
 
 
 class InferenceResponseSender:
@@ -342,13 +353,13 @@ class InferenceResponseSender:
     TRITONSERVER_RESPONSE_COMPLETE_FINAL, from any thread, during or after execute(). A one-response model may send its
     one response through it with the final flag instead of returning it."""
 
-    __slots__ = ("_request",)
+    __slots__ = ("_state",)
 
     def __init__(self, request):
-        self._request = request
+        self._state = request._state
 
     def send(self, response=None, flags=0):
-        state = self._request._state
+        state = self._state
         if flags not in (0, TRITONSERVER_RESPONSE_COMPLETE_FINAL):
             raise TritonModelException("Unable to send response. Unsupported flag provided.")
         if flags == 0 and response is None:
@@ -370,12 +381,12 @@ class InferenceResponseSender:
             state.closed = True
         state.sent += 1
         if state.decoupled:
-            _runtime.send_response(self._request, response, flags)
+            _runtime.send_response(state, response, flags)
         elif response is not None:
             state.response = response
 
     def is_cancelled(self):
-        return _runtime.is_cancelled(self._request._state.handle)
+        return _runtime.is_cancelled(self._state.handle)
 
 
 class ResponseIterator:
@@ -472,7 +483,7 @@ class InferenceRequest:
         request._sender = None
         request._release_flags = TRITONSERVER_REQUEST_RELEASE_ALL
         request._received = True
-        request._state = _RequestState(handle, decoupled)
+        request._state = _RequestState(handle, decoupled, requested_output_names)
         return request
 
     def inputs(self):

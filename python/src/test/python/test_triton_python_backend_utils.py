@@ -120,8 +120,8 @@ class RequestResponseTest(unittest.TestCase):
         sent = []
 
         class Runtime:
-            def send_response(self, request, response, flags):
-                sent.append((request._state.handle, response, flags))
+            def send_response(self, state, response, flags):
+                sent.append((state.handle, response, flags))
 
         previous, pb_utils._runtime = pb_utils._runtime, Runtime()
         try:
