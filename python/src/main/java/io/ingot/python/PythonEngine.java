@@ -351,6 +351,7 @@ final class PythonEngine implements Engine
         {
             return;
         }
+        current.stopPump();
         current.enter();
         final String problem;
         try

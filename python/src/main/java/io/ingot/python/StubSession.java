@@ -141,6 +141,31 @@ final class StubSession
     }
 
     /**
+     * Stops the pump (the instance thread, before {@code finalize}, which it serves itself, or at {@link #retire}).
+     * Idempotent.
+     */
+    void stopPump()
+    {
+        stopping = true;
+        if (pump != null && pump.isAlive())
+        {
+            try
+            {
+                stub.wakeParent();
+                pump.join(TimeUnit.SECONDS.toMillis(30));
+            }
+            catch (final IllegalStateException unmapped)
+            {
+                // The region is gone: so is the pump's reason to run.
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
      * Handles a record that is not the one a caller awaits (role holder).
      *
      * @throws IpcRingCorruptException for a record the stub may not send
@@ -197,10 +222,13 @@ final class StubSession
                 catch (final PythonStubException ex)
                 {
                     // The stub died, stalled or broke the protocol between batches: its open requests end now; the
-                    // next batch finds it dead and starts a new one.
-                    LOG.log(Level.WARNING, ex.getMessage());
+                    // next batch finds it dead, says so and starts a new one.
                     stub.kill();
-                    requests.failAll(ErrorCode.INTERNAL, ex.getMessage());
+                    if (requests.keptOpen() > 0)
+                    {
+                        LOG.log(Level.WARNING, ex.getMessage());
+                        requests.failAll(ErrorCode.INTERNAL, ex.getMessage());
+                    }
                     return;
                 }
                 finally
@@ -225,19 +253,7 @@ final class StubSession
      */
     void retire(final String message)
     {
-        stopping = true;
-        if (pump != null)
-        {
-            stub.wakeParent();
-            try
-            {
-                pump.join(TimeUnit.SECONDS.toMillis(30));
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-            }
-        }
+        stopPump();
         role.lock();
         try
         {
