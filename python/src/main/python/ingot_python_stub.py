@@ -377,17 +377,17 @@ class Stub:
         if reply[0] != link.OK:
             raise pb_utils.TritonModelException(reply[1])
 
-    def call(self, payload, wait=True):
-        """A CALL to the server (metrics, model control, queries): (status, message, number, handle), or None
-        without waiting (`wait=False`: an update whose errors the stub found already)."""
-        call_id = self.new_id() if wait else 0
+    def call(self, payload):
+        """A CALL to the server (metrics, model control, queries), answered when the server has done it: (status,
+        message, number, handle)."""
+        call_id = self.new_id()
         data = json.dumps(payload).encode("utf-8")
         allocations = []
         try:
             self.flush()
             self.region.send(link.CALL, link.CALL_HEADER.pack(call_id, len(data), 0) + link.padded(data),
                              allocations)
-            return self.wait_reply(call_id) if wait else None
+            return self.wait_reply(call_id)
         finally:
             self.region.free(allocations)
 
@@ -624,6 +624,8 @@ def main(argv):
         sys.stderr.write("usage: ingot_python_stub.py REGION MODE MODEL_FILE MODEL_NAME VERSION INSTANCE_NAME\n")
         return 2
     region_path, mode, model_file, model_name, version, instance_name = argv[1:]
+    # Triton's stub embeds Python with no arguments; a model that parses sys.argv (unittest.main does) sees none.
+    sys.argv[:] = [""]
     ingot_ipc._check_platform()
     region = link.Region(region_path)
     region.memory.store64(link._H_STUB_PID, os.getpid())

@@ -724,7 +724,8 @@ class MetricFamily:
 
 class Metric:
     """One metric of a MetricFamily (made by MetricFamily.Metric): increment(), set(), observe() and value(), each
-    refused with Triton's message where the family's kind lacks it."""
+    refused with Triton's message where the family's kind lacks it, and each done by the server when it returns (as
+    in Triton: a scrape right after it sees the change)."""
 
     _NAMES = {0: "TRITONSERVER_METRIC_KIND_COUNTER", 1: "TRITONSERVER_METRIC_KIND_GAUGE",
               2: "TRITONSERVER_METRIC_KIND_HISTOGRAM"}
@@ -766,15 +767,19 @@ class Metric:
         if self._kind == MetricFamily.COUNTER and value < 0:
             raise TritonModelException(prefix + "TRITONSERVER_METRIC_KIND_COUNTER can only be incremented "
                                        "monotonically by non-negative values.")
-        _runtime.call({"op": "metric_increment", "handle": self._handle, "value": float(value)}, wait=False)
+        _reply_or_raise(_runtime.call({"op": "metric_increment", "handle": self._handle, "value": float(value)}),
+                        prefix)
 
     def set(self, value):
-        self._check("Failed to set metric value: ", "Set", (MetricFamily.GAUGE,))
-        _runtime.call({"op": "metric_set", "handle": self._handle, "value": float(value)}, wait=False)
+        prefix = "Failed to set metric value: "
+        self._check(prefix, "Set", (MetricFamily.GAUGE,))
+        _reply_or_raise(_runtime.call({"op": "metric_set", "handle": self._handle, "value": float(value)}), prefix)
 
     def observe(self, value):
-        self._check("Failed to observe metric value: ", "Observe", (MetricFamily.HISTOGRAM,))
-        _runtime.call({"op": "metric_observe", "handle": self._handle, "value": float(value)}, wait=False)
+        prefix = "Failed to observe metric value: "
+        self._check(prefix, "Observe", (MetricFamily.HISTOGRAM,))
+        _reply_or_raise(_runtime.call({"op": "metric_observe", "handle": self._handle, "value": float(value)}),
+                        prefix)
 
     def value(self):
         prefix = "Failed to get metric value: "

@@ -146,9 +146,9 @@ class RequestResponseTest(unittest.TestCase):
         calls = []
 
         class Runtime:
-            def call(self, payload, wait=True):
+            def call(self, payload):
                 calls.append(payload)
-                return (0, "", 0.0, len(calls)) if wait else None
+                return 0, "", 0.0, len(calls)
 
             def call_later(self, payload):
                 calls.append(payload)
