@@ -62,8 +62,9 @@ class TritonPythonQaTest
             .replaceAll("(?m)^max_batch_size:.*", ""));
         variant(models, identityModel, "identity_uint32", identity.replace("TYPE_FP32", "TYPE_UINT32"));
         variant(models, identityModel, "identity_bool", identity.replace("TYPE_FP32", "TYPE_BOOL"));
-        Files.writeString(models.resolve("pytorch_fp32_fp32/config.pbtxt"), Files.readString(
-            models.resolve("pytorch_fp32_fp32/config.pbtxt")).replaceAll("(?m)^name:.*", "name: \"pytorch_fp32_fp32\""));
+        final Path pytorch = models.resolve("pytorch_fp32_fp32/config.pbtxt");
+        Files.writeString(pytorch, Files.readString(pytorch).replaceAll("(?m)^name:.*",
+            "name: \"pytorch_fp32_fp32\""));
         Files.writeString(models.resolve("init_args/config.pbtxt"), Files.readString(
             models.resolve("init_args/config.pbtxt")).replace("TRITON_DIR_PATH", work.toString()));
         final Path standIns = Files.createDirectories(work.resolve("stand-ins"));

@@ -81,8 +81,8 @@ final class StubProtocol
     /** CALL: {@code uint64 call_id (0: no reply wanted), uint32 json_length, uint32 reserved}, then the JSON. */
     static final int CALL_HEADER_LENGTH = 16;
     /**
-     * BLS_REQUEST: {@code uint64 id, int64 version, int64 timeout_us, uint64 correlation_id, uint32 flags, uint16 model,
-     * id, input, output counts, uint32 parameters_length, uint16 correlation_key_length, uint16 0, uint32 0}.
+     * BLS_REQUEST: {@code uint64 id, int64 version, int64 timeout_us, uint64 correlation_id, uint32 flags, uint16
+     * model, id, input, output counts, uint32 parameters_length, uint16 correlation_key_length, uint16 0, uint32 0}.
      */
     static final int BLS_REQUEST_HEADER_LENGTH = 56;
     /** BLS_REQUEST flag: {@code exec(decoupled=True)}: every response of the called model comes back. */
