@@ -11,8 +11,9 @@ package io.ingot.backend;
  *
  * <p>The call is synchronous: {@code execute} returns when every requested output is written, and the engine keeps
  * no reference to the batch, its inputs or its output memory afterwards (the runtime reuses the staging memory for
- * the next batch, and the output memory belongs to the responses). It may block (on a GPU stream, say); that
- * blocks only its instance.
+ * the next batch, and the output memory belongs to the responses), except the response senders of a decoupled
+ * model's requests it {@link ResponseSender#keepOpen kept open}. It may block (on a GPU stream, say); that blocks only
+ * its instance.
  */
 public interface Engine extends AutoCloseable
 {

@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code execute} or from threads after it returned, each request ending with the final flag; an error as a response
  * of its own; and what a model does wrong, with Triton's message, while the stub serves on: a response after the
  * final flag, a sender used after its request ended, a sender dropped without the final flag, an {@code execute} that
- * raises. {@code is_cancelled()} tells a streaming model that its caller cancelled.
+ * raises; a stub killed while requests are open ends them with the reason and is replaced. {@code is_cancelled()}
+ * tells a streaming model that its caller cancelled.
  */
 class PythonDecoupledTest
 {
@@ -36,7 +37,8 @@ class PythonDecoupledTest
      * "gate_<i>" exists when there is one; 1 sends a response, the final flag, then a response again; 2 keeps the
      * sender (and sends the final flag); 3 sends on the sender kept by an earlier mode 2; 4 an error response between
      * two responses; 5 drops its sender without the final flag; 6 raises; 7 streams until cancelled; 8 reports what
-     * the model caught so far (TEXT); 9 returns a list, which a decoupled model may not.
+     * the model caught so far (TEXT); 9 returns a list, which a decoupled model may not; 10 sends a response, then its
+     * process is killed.
      */
     private static final String MODEL = """
         import json
@@ -119,6 +121,10 @@ class PythonDecoupledTest
                             flags=pb_utils.TRITONSERVER_RESPONSE_COMPLETE_FINAL)
                     elif mode == 9:
                         return [out(9)]
+                    elif mode == 10:
+                        sender.send(out(10))
+                        self.kept = sender
+                        threading.Timer(0.05, os.kill, (os.getpid(), 9)).start()
                 return None
 
             def finalize(self):
@@ -252,6 +258,19 @@ class PythonDecoupledTest
         assertTrue(returned.getLast().error().contains("Python model 'streaming' is using the decoupled mode and the "
             + "execute function must return None."), returned.getLast().error());
         assertEquals(3, submit(request(4, 0)).all().size(), "the stub serves on");
+    }
+
+    @Test
+    void aStubKilledWhileARequestIsOpenEndsItWithTheReasonAndIsReplaced() throws Exception
+    {
+        final List<StreamCollector.Event> events = submit(request(10, 0)).all();
+        assertArrayEquals(new int[] {10}, events.getFirst().ints("OUT"));
+        final StreamCollector.Event last = events.getLast();
+        assertEquals(ErrorCode.INTERNAL, last.code());
+        assertTrue(last.error().contains("python model 'streaming' instance 'streaming_0"), last.error());
+        assertTrue(last.error().contains("was killed by signal 9 (SIGKILL) while serving 1 open request"),
+            last.error());
+        assertEquals(3, submit(request(4, 0)).all().size(), "a new stub serves the next request");
     }
 
     @Test
