@@ -274,7 +274,7 @@ class Stub:
         # BLS outputs and inputs that the result passes through stay referenced (by `returned`) until the server
         # has the result; only those the model dropped are released before it.
         del requests
-        self.flush()
+        self.flush(ring=False)
         self.region.send(link.EXECUTE_RESULT, result, self.result_allocations)
 
     def run_in_background(self, coroutine, requests):
@@ -369,7 +369,7 @@ class Stub:
         body = b"".join([link.SEND_HEADER.pack(call_id, state.handle, send_flags, status, count, 0, len(message)),
                          link.padded(message)] + entries)
         try:
-            self.flush()
+            self.flush(ring=False)
             self.region.send(link.RESPONSE, body, allocations)
             reply = self.wait_reply(call_id)
         finally:
@@ -384,7 +384,7 @@ class Stub:
         data = json.dumps(payload).encode("utf-8")
         allocations = []
         try:
-            self.flush()
+            self.flush(ring=False)
             self.region.send(link.CALL, link.CALL_HEADER.pack(call_id, len(data), 0) + link.padded(data),
                              allocations)
             return self.wait_reply(call_id)
@@ -402,16 +402,16 @@ class Stub:
         status, message, number, _ = self.call({"op": "is_cancelled", "handle": handle})
         return status == link.OK and number != 0
 
-    def flush(self):
+    def flush(self, ring=True):
         """Sends what finalizers queued: released BLS responses and input batches, deleted metric objects, dropped
-        senders."""
+        senders. With `ring` False, a release does not ring the server: the record that follows it rings."""
         pending = self.pending
         released_bls = _Pending.take(pending.released_bls)
         released_batches = _Pending.take(pending.released_batches)
         if released_bls or released_batches:
             self.region.send(link.RELEASE, struct.pack("<II%dQ%dQ" % (len(released_bls), len(released_batches)),
                                                        len(released_bls), len(released_batches),
-                                                       *(released_bls + released_batches)))
+                                                       *(released_bls + released_batches)), ring=ring)
         for payload in _Pending.take(pending.calls):
             data = json.dumps(payload).encode("utf-8")
             self.region.send(link.CALL, link.CALL_HEADER.pack(0, len(data), 0) + link.padded(data))
@@ -451,7 +451,7 @@ class Stub:
                                                       len(parameters), len(key), 0, 0),
                          link.padded(model), link.padded(request_id), link.padded(parameters), link.padded(key)]
                         + entries + names)
-        self.flush()
+        self.flush(ring=False)
         self.region.send(link.BLS_REQUEST, body, call.allocations)
         return bls_id
 
@@ -585,7 +585,7 @@ class Stub:
         except Exception as error:
             status = link.S_INTERNAL
             result = link.text(describe_exception(error))
-        self.flush()
+        self.flush(ring=False)
         region.send(link.INIT_RESULT, link.STATUS_TEXT.pack(status, len(result)) + link.padded(result))
         if status != link.OK or mode == "AUTOCOMPLETE_STUB":
             return
@@ -601,7 +601,7 @@ class Stub:
                     data, status = b"", link.OK
                 except Exception as error:
                     data, status = link.text(describe_exception(error)), link.S_INTERNAL
-                self.flush()
+                self.flush(ring=False)
                 region.send(link.FINALIZE_RESULT, link.STATUS_TEXT.pack(status, len(data)) + link.padded(data))
                 return
             else:

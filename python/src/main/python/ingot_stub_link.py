@@ -174,10 +174,10 @@ class Region:
     def ring_parent(self):
         self.futex.bump_and_wake(_H_PARENT_DOORBELL)
 
-    def send(self, record_type, body, allocations=None):
+    def send(self, record_type, body, allocations=None, ring=True):
         """Writes one record to the server (through the stub area when it is too long for the ring, the allocation
         then added to `allocations` for the caller to free once the server is done with it), waiting while the ring
-        is full; then rings the server."""
+        is full; then rings the server, unless `ring` is False (a record the next one's ring covers)."""
         if len(body) > self.to_parent.max_message:
             offset = self.allocate(len(body), "a frame of %d bytes" % len(body))
             self.mm[offset:offset + len(body)] = body
@@ -189,7 +189,8 @@ class Region:
             while not self.to_parent.write(record_type, body):
                 self.ring_parent()
                 time.sleep(50e-6)
-        self.ring_parent()
+        if ring:
+            self.ring_parent()
 
     def next_record(self, timeout):
         """Waits up to `timeout` seconds for the next record from the server: (type, body), the body copied out of
