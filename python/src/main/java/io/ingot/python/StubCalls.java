@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 /**
  * The stub's CALL records: what {@code pb_utils} asks the server besides inference. Custom metrics
@@ -123,25 +124,9 @@ final class StubCalls
             return switch (op)
             {
                 case "metric_family_new" -> newFamily(callId, call);
-                case "metric_family_delete" ->
-                {
-                    final MetricFamily family = families.remove(call.get("handle").getAsLong());
-                    if (family != null)
-                    {
-                        family.release();
-                    }
-                    yield Replies.Reply.ok(callId, 0, 0);
-                }
+                case "metric_family_delete" -> release(callId, families, call, MetricFamily::release);
                 case "metric_new" -> newMetric(callId, call);
-                case "metric_delete" ->
-                {
-                    final Metric metric = metricHandles.remove(call.get("handle").getAsLong());
-                    if (metric != null)
-                    {
-                        metric.release();
-                    }
-                    yield Replies.Reply.ok(callId, 0, 0);
-                }
+                case "metric_delete" -> release(callId, metricHandles, call, Metric::release);
                 case "metric_increment", "metric_set", "metric_observe", "metric_value" -> metricOperation(callId, op,
                     call);
                 case "model_ready" -> Replies.Reply.ok(callId, modelReady(call) ? 1 : 0, 0);
@@ -154,6 +139,18 @@ final class StubCalls
         {
             return Replies.Reply.error(callId, IpcStatus.INVALID_ARG, ex.getMessage());
         }
+    }
+
+    /** Gives back the hold behind a handle the Python object of which was deleted; an unknown handle is ignored. */
+    private static <T> Replies.Reply release(final long callId, final Map<Long, T> handles, final JsonObject call,
+        final Consumer<T> release)
+    {
+        final T held = handles.remove(call.get("handle").getAsLong());
+        if (held != null)
+        {
+            release.accept(held);
+        }
+        return Replies.Reply.ok(callId, 0, 0);
     }
 
     private Replies.Reply newFamily(final long callId, final JsonObject call)

@@ -11,8 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -158,8 +156,7 @@ class PythonBlsDecoupledTest
             .addInput("MODE", DataType.INT32, new long[] {1}, MemorySegment.ofArray(new int[] {mode}))))
             .throwIfError())
         {
-            final byte[] bytes = response.output("TEXT").data().toArray(ValueLayout.JAVA_BYTE);
-            return new String(bytes, 4, bytes.length - 4, StandardCharsets.UTF_8);
+            return PythonTests.firstString(response, "TEXT");
         }
     }
 }

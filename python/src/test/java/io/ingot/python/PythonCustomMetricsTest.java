@@ -16,8 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -153,9 +151,7 @@ class PythonCustomMetricsTest
         final JsonArray caught;
         try (InferenceResponse response = TestModels.await(core.submit(request(1, 1))).throwIfError())
         {
-            final byte[] bytes = response.output("TEXT").data().toArray(ValueLayout.JAVA_BYTE);
-            caught = JsonParser.parseString(new String(bytes, 4, bytes.length - 4, StandardCharsets.UTF_8))
-                .getAsJsonArray();
+            caught = JsonParser.parseString(PythonTests.firstString(response, "TEXT")).getAsJsonArray();
         }
         assertEquals("Error when creating MetricFamily: Family name already exists with different type",
             caught.get(0).getAsString());

@@ -220,8 +220,6 @@ class PythonRequestMetadataTest
 
     private static JsonObject text(final InferenceResponse response)
     {
-        final byte[] bytes = response.output("TEXT").data().toArray(ValueLayout.JAVA_BYTE);
-        final int length = MemorySegment.ofArray(bytes).get(ValueLayout.JAVA_INT_UNALIGNED, 0);
-        return JsonParser.parseString(new String(bytes, 4, length, StandardCharsets.UTF_8)).getAsJsonObject();
+        return JsonParser.parseString(PythonTests.firstString(response, "TEXT")).getAsJsonObject();
     }
 }
