@@ -51,8 +51,8 @@ class TritonPythonQaTest
         torch = new ProcessBuilder(TritonSources.PYTHON, "-c", "import torch").start().waitFor() == 0;
         if (!torch)
         {
-            System.out.println("TritonPythonQaTest: test_infer_pytorch is not run: /usr/bin/python3 cannot import torch "
-                + "(Debian: python3-torch), which its model needs");
+            System.out.println("TritonPythonQaTest: test_infer_pytorch is not run: /usr/bin/python3 cannot import "
+                + "torch (Debian: python3-torch), which its model needs");
         }
         final Path qa = sources.resolve("server").resolve("qa");
         final Path pythonModels = qa.resolve("python_models");

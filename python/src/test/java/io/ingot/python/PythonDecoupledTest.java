@@ -28,7 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * of its own; and what a model does wrong, with Triton's message, while the stub serves on: a response after the
  * final flag, a sender used after its request ended, a sender dropped without the final flag, an {@code execute} that
  * raises; a stub killed while requests are open ends them with the reason and is replaced. {@code is_cancelled()}
- * tells a streaming model that its caller cancelled.
+ * tells a streaming model that its caller cancelled. An {@code async def execute} of a decoupled model runs on in the
+ * background, as in Triton.
  */
 class PythonDecoupledTest
 {
@@ -144,6 +145,26 @@ class PythonDecoupledTest
         ]
         """;
 
+    /** A decoupled model whose execute is a coroutine: Triton runs it on in the background, so does Ingot. */
+    private static final String ASYNC_MODEL = """
+        import asyncio
+
+        import numpy as np
+        import triton_python_backend_utils as pb_utils
+
+
+        class TritonPythonModel:
+            async def execute(self, requests):
+                for request in requests:
+                    sender = request.get_response_sender()
+                    n = int(pb_utils.get_input_tensor_by_name(request, "IN").as_numpy()[1])
+                    for i in range(n):
+                        await asyncio.sleep(0.01)
+                        sender.send(pb_utils.InferenceResponse([pb_utils.Tensor("OUT", np.array([i], np.int32))]))
+                    sender.send(flags=pb_utils.TRITONSERVER_RESPONSE_COMPLETE_FINAL)
+                return None
+        """;
+
     @TempDir
     static Path repository;
     @TempDir
@@ -155,7 +176,9 @@ class PythonDecoupledTest
     {
         PythonTests.requirePython(PythonDecoupledTest.class);
         PythonTests.writeModel(repository, "streaming", CONFIG, MODEL);
-        core = PythonTests.open(repository, "streaming");
+        PythonTests.writeModel(repository, "async_streaming", CONFIG.replace("\"streaming\"", "\"async_streaming\""),
+            ASYNC_MODEL);
+        core = PythonTests.open(repository, "streaming", "async_streaming");
     }
 
     @AfterAll
@@ -204,6 +227,28 @@ class PythonDecoupledTest
             for (int i = 0; i < 5 + r; i++)
             {
                 assertArrayEquals(new int[] {i}, events.get(i).ints("OUT"), "request " + r + " response " + i);
+            }
+        }
+    }
+
+    @Test
+    void anAsyncExecuteOfADecoupledModelRunsOnInTheBackground() throws Exception
+    {
+        final List<StreamCollector> streams = new ArrayList<>();
+        for (int r = 0; r < 3; r++)
+        {
+            final StreamCollector stream = new StreamCollector();
+            core.submit(new InferenceRequest("async_streaming").addInput("IN", DataType.INT32, new long[] {2},
+                MemorySegment.ofArray(new int[] {0, 3})), stream);
+            streams.add(stream);
+        }
+        for (final StreamCollector stream : streams)
+        {
+            final List<StreamCollector.Event> events = stream.all();
+            assertEquals(4, events.size());
+            for (int i = 0; i < 3; i++)
+            {
+                assertArrayEquals(new int[] {i}, events.get(i).ints("OUT"));
             }
         }
     }
