@@ -108,6 +108,8 @@ class Stub:
         self.abandoned = set()         # ids of decoupled BLS streams whose iterator the model dropped
         self.result_allocations = []   # the last EXECUTE_RESULT's, freed when the next batch arrives
         self.pending = _Pending()
+        self.blocks = {}               # batch id -> weak reference to its input block, until the model drops it
+        self.names_by_mask = {}        # requested-output bits -> their names
         self.used_async = False
         self.inbox = link.Inbox(region, self.dispatch, self.flush)
         pb_utils._runtime = self
@@ -179,56 +181,45 @@ class Stub:
     # --------------------------------------------------------------------------------------------- execute
 
     def parse_batch(self, body):
-        """The EXECUTE body: (requests, batch id); the inputs are views of one block, whose release the server
-        learns of once the model holds no array over it."""
+        """The EXECUTE body: the requests, their inputs views of the batch's one block of the input area, whose release
+        the server learns of once the model holds no array over it."""
         region = self.region
-        request_count, _, flags, batch_id = link.EXECUTE_HEADER.unpack_from(body, 0)
+        request_count, _, flags, batch_id, block_offset, block_length = link.EXECUTE_HEADER.unpack_from(body, 0)
         offset = link.EXECUTE_HEADER.size
-        entries = []
-        low, high = None, None
+        region.check_span(block_offset, block_length, "a batch's inputs")
+        block = np.frombuffer(region.mm, np.uint8, block_length, block_offset)
+        # A weak reference, cheaper than weakref.finalize, kept until its callback runs.
+        self.blocks[batch_id] = weakref.ref(block, lambda _, batch=batch_id: self._block_released(batch))
+        requests = []
+        names_by_mask = self.names_by_mask
         for _ in range(request_count):
             handle, correlation, timeout, mask, request_flags, input_count, id_length, parameters_length, \
                 key_length = link.REQUEST_HEADER.unpack_from(body, offset)
             offset += link.REQUEST_HEADER.size
-            request_id = bytes(body[offset:offset + id_length]).decode("utf-8", "replace")
+            request_id = bytes(body[offset:offset + id_length]).decode("utf-8", "replace") if id_length else ""
             offset += link.align8(id_length)
-            parameters = bytes(body[offset:offset + parameters_length]).decode("utf-8", "replace")
+            parameters = bytes(body[offset:offset + parameters_length]).decode("utf-8", "replace") \
+                if parameters_length != 2 else "{}"
             offset += link.align8(parameters_length)
             if request_flags & link.CORRELATION_STRING:
                 correlation = bytes(body[offset:offset + key_length]).decode("utf-8", "replace")
             offset += link.align8(key_length)
-            span = link.span_of(body, offset, input_count)
-            if span is not None:
-                low = span[0] if low is None else min(low, span[0])
-                high = span[1] if high is None else max(high, span[1])
-            entries.append((offset, input_count, handle, correlation, timeout, mask,
-                            request_flags & (link.SEQUENCE_START | link.SEQUENCE_END), request_id, parameters))
-            offset = self._skip_entries(body, offset, input_count)
-        block = None
-        if low is not None:
-            region.check_span(low, high - low, "a batch's inputs")
-            block = np.frombuffer(region.mm, np.uint8, high - low, low)
-            weakref.finalize(block, self.pending.released_batches.append, batch_id)
-        else:
-            self.pending.released_batches.append(batch_id)
-        requests = []
-        for offset, input_count, handle, correlation, timeout, mask, request_flags, request_id, parameters \
-                in entries:
-            inputs, _ = link.read_tensors(region, body, offset, input_count, block, low or 0)
-            names = [name for index, name in enumerate(self.output_names) if mask & (1 << index)]
+            inputs, offset = link.read_tensors(region, body, offset, input_count, block, block_offset)
+            names = names_by_mask.get(mask)
+            if names is None:
+                names = [name for index, name in enumerate(self.output_names) if mask & (1 << index)]
+                names_by_mask[mask] = names
             request = pb_utils.InferenceRequest._of(inputs, names, self.model_name, handle, request_id, correlation,
-                                                    request_flags, timeout, parameters, self.decoupled)
+                                                    request_flags & (link.SEQUENCE_START | link.SEQUENCE_END),
+                                                    timeout, parameters, self.decoupled)
             if self.decoupled:
                 weakref.finalize(request._state, self._sender_collected, handle, request._state.box)
             requests.append(request)
         return requests
 
-    @staticmethod
-    def _skip_entries(body, offset, count):
-        for _ in range(count):
-            name_length, _, rank, _, _, _ = link.TENSOR_ENTRY.unpack_from(body, offset)
-            offset += 24 + 8 * rank + link.align8(name_length)
-        return offset
+    def _block_released(self, batch_id):
+        self.blocks.pop(batch_id, None)
+        self.pending.released_batches.append(batch_id)
 
     def _sender_collected(self, handle, box):
         if not box[0]:
@@ -237,6 +228,13 @@ class Stub:
     def execute(self, body):
         self.region.free(self.result_allocations)  # the server has copied the last result by now
         self.result_allocations = []
+        self.region.batch_thread = threading.get_ident()
+        try:
+            self.execute_batch(body)
+        finally:
+            self.region.batch_thread = None
+
+    def execute_batch(self, body):
         requests = self.parse_batch(body)
         returned = None
         try:
@@ -250,15 +248,15 @@ class Stub:
                     raise pb_utils.TritonModelException(
                         "Python model '%s' is using the decoupled mode and the execute function must return None."
                         % self.model_name)
-                result = link.RESULT_HEADER.pack(link.OK, 0, 0, 0)
+                result = (link.OK, 0, b"", [])
             else:
                 returned = self.run(returned)
-                result = self.encode_responses(requests, self.check_returned(requests, returned))
+                responses = self.check_returned(requests, returned)
+                result = (link.OK, len(responses), b"", self.encode_responses(requests, responses))
         except Exception as error:  # everything the model raises fails this batch, never the process
             message = "Failed to process the request(s) for model '%s', message: %s" % (
                 self.model_name, describe_exception(error))
-            data = link.text(message)
-            result = link.RESULT_HEADER.pack(link.S_INTERNAL, 0, len(data), 0) + link.padded(data)
+            result = (link.S_INTERNAL, 0, link.text(message), [])
             for request in requests:
                 request._state.closed = True  # the server ends every open request of the batch with this error
         else:
@@ -274,8 +272,14 @@ class Stub:
         # BLS outputs and inputs that the result passes through stay referenced (by `returned`) until the server
         # has the result; only those the model dropped are released before it.
         del requests
-        self.flush(ring=False)
-        self.region.send(link.EXECUTE_RESULT, result, self.result_allocations)
+        self.flush(ring=False, batches=False)
+        # The input blocks the model has dropped (this batch's, usually) travel with the result.
+        status, count, message, parts = result
+        released = _Pending.take(self.pending.released_batches)
+        self.region.send(link.EXECUTE_RESULT, b"".join([
+            link.RESULT_HEADER.pack(status, count, len(message), len(released)),
+            struct.pack("<%dQ" % len(released), *released), link.padded(message)] + parts),
+            self.result_allocations)
 
     def run_in_background(self, coroutine, requests):
         import asyncio
@@ -327,7 +331,8 @@ class Stub:
         return returned
 
     def encode_responses(self, requests, responses):
-        parts = [link.RESULT_HEADER.pack(link.OK, len(responses), 0, 0)]
+        """The responses' part of an EXECUTE_RESULT, as a list of byte strings."""
+        parts = []
         for request, response in zip(requests, responses):
             error = response._error
             if error is not None:
@@ -339,7 +344,7 @@ class Stub:
             outputs = [tensor for tensor in response._outputs if tensor._name in request._requested]
             parts.append(link.RESPONSE_HEADER.pack(link.OK, len(outputs), 0, 0, 0))
             parts.extend(link.place_tensors(self.region, outputs, "output", self.result_allocations))
-        return b"".join(parts)
+        return parts
 
     # ---------------------------------------------------------------------------------------- sending
 
@@ -402,20 +407,21 @@ class Stub:
         status, message, number, _ = self.call({"op": "is_cancelled", "handle": handle})
         return status == link.OK and number != 0
 
-    def flush(self, ring=True):
-        """Sends what finalizers queued: released BLS responses and input batches, deleted metric objects, dropped
-        senders. With `ring` False, a release does not ring the server: the record that follows it rings."""
+    def flush(self, ring=True, batches=True):
+        """Sends what finalizers queued: released BLS responses and input batches (unless `batches` is False: an
+        EXECUTE_RESULT carries them), deleted metric objects, dropped senders. With `ring` False, a release does not
+        ring the server: the record that follows it rings."""
         pending = self.pending
-        released_bls = _Pending.take(pending.released_bls)
-        released_batches = _Pending.take(pending.released_batches)
+        released_bls = _Pending.take(pending.released_bls) if pending.released_bls else []
+        released_batches = _Pending.take(pending.released_batches) if batches and pending.released_batches else []
         if released_bls or released_batches:
             self.region.send(link.RELEASE, struct.pack("<II%dQ%dQ" % (len(released_bls), len(released_batches)),
                                                        len(released_bls), len(released_batches),
                                                        *(released_bls + released_batches)), ring=ring)
-        for payload in _Pending.take(pending.calls):
+        for payload in _Pending.take(pending.calls) if pending.calls else ():
             data = json.dumps(payload).encode("utf-8")
             self.region.send(link.CALL, link.CALL_HEADER.pack(0, len(data), 0) + link.padded(data))
-        for handle in _Pending.take(pending.dropped):
+        for handle in _Pending.take(pending.dropped) if pending.dropped else ():
             self.region.send(link.RESPONSE, link.SEND_HEADER.pack(0, handle, link.SEND_FINAL | link.SEND_DROPPED, 0,
                                                                   0, 0, 0))
 

@@ -41,6 +41,7 @@ _H_STUB_PID = 128
 _H_STUB_HEARTBEAT = 136
 _H_STUB_DOORBELL = 256
 _H_PARENT_DOORBELL = 384
+_H_PUMP_DOORBELL = 448
 
 # Record types. A type with INDIRECT set carries (offset, length) of its body in a data area instead of the body.
 INDIRECT = 0x10000
@@ -66,10 +67,10 @@ U64 = struct.Struct("<Q")
 INDIRECT_BODY = struct.Struct("<qq")
 TENSOR_ENTRY = struct.Struct("<HBBiqq")         # name length, datatype, rank, reserved, offset, length; dims, name
 NAME_HEADER = struct.Struct("<H6x")             # an output name: length, then the name padded to 8
-EXECUTE_HEADER = struct.Struct("<IHHQ")         # request count, reserved, flags, batch id
+EXECUTE_HEADER = struct.Struct("<IHHQQQ")       # request count, reserved, flags, batch id, block offset, length
 REQUEST_HEADER = struct.Struct("<QQQQIHHII")    # handle, correlation id, timeout, requested mask, flags, inputs,
 #                                                 id length, parameters length, correlation key length
-RESULT_HEADER = struct.Struct("<iIII")          # status, response count, message length, reserved
+RESULT_HEADER = struct.Struct("<iIII")          # status, response count, message length, released batches
 RESPONSE_HEADER = struct.Struct("<iHHII")       # status, output count, reserved, message length, reserved
 SEND_HEADER = struct.Struct("<QQIiHHI")         # call id, handle, flags, status, output count, 0, message length
 REPLY_HEADER = struct.Struct("<QiIdQ")          # call id, status, message length, number, handle
@@ -141,6 +142,9 @@ class Region:
         self.parent_pid = m.load64(_H_PARENT_PID)
         self.write_lock = threading.Lock()
         self.alloc_lock = threading.Lock()
+        # The thread whose records the server's instance thread reads itself (the main thread during a batch): they
+        # ring its doorbell only; every other record rings the server's pump too.
+        self.batch_thread = None
 
     def offset_of(self, array):
         """The file offset of a C-contiguous array that lies in this mapping, else None."""
@@ -173,6 +177,8 @@ class Region:
 
     def ring_parent(self):
         self.futex.bump_and_wake(_H_PARENT_DOORBELL)
+        if threading.get_ident() != self.batch_thread:
+            self.futex.bump_and_wake(_H_PUMP_DOORBELL)
 
     def send(self, record_type, body, allocations=None, ring=True):
         """Writes one record to the server (through the stub area when it is too long for the ring, the allocation

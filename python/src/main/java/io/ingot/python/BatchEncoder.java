@@ -37,6 +37,8 @@ final class BatchEncoder
 
     private int requests;
     private long batchId;
+    private long blockOffset;
+    private long blockLength;
     private long firstHandle;
     private int inputCount;
     private BatchInput[] inputs = new BatchInput[4];
@@ -113,7 +115,9 @@ final class BatchEncoder
             total += IpcLimits.align(batch.input(i).data().byteSize(), IpcLimits.TENSOR_ALIGNMENT);
         }
         batchId = blocks.allocate(total, batch.config().getName());
-        long offset = blocks.offset(batchId);
+        blockOffset = blocks.offset(batchId);
+        blockLength = Math.max(total, 1);
+        long offset = blockOffset;
         int perInputs = 0;
         for (int i = 0; i < inputCount; i++)
         {
@@ -191,6 +195,8 @@ final class BatchEncoder
         buffer.set(SharedMemory.SHORT, offset + 4, (short)0);
         buffer.set(SharedMemory.SHORT, offset + 6, (short)(decoupled ? StubProtocol.EXECUTE_DECOUPLED : 0));
         buffer.set(SharedMemory.LONG, offset + 8, batchId);
+        buffer.set(SharedMemory.LONG, offset + 16, blockOffset);
+        buffer.set(SharedMemory.LONG, offset + 24, blockLength);
         long cursor = offset + StubProtocol.EXECUTE_HEADER_LENGTH;
         for (int r = 0; r < requests; r++)
         {

@@ -41,7 +41,7 @@ final class InputBlocks
      */
     long allocate(final long bytes, final String model)
     {
-        final long length = Math.max(bytes, 1);
+        final long length = Math.max(bytes, 1);  // the stub views [offset, offset + length) as the batch's block
         final long offset = area.allocate(length);
         if (offset == SlabAllocator.FAILED)
         {

@@ -245,7 +245,7 @@ final class PythonEngine implements Engine
         {
             resultSeen = true;
             batchFailure = decoder.decode(batch, encoder.requests(), decoupled, session.stub().region(),
-                session.outputs(), buffer, offset, length);
+                session.outputs(), session.inputs()::release, buffer, offset, length);
             return;
         }
         session.dispatcher().onRecord(type, buffer, offset, length);

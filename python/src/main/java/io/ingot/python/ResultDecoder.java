@@ -9,6 +9,7 @@ import io.ingot.ipc.IpcRingCorruptException;
 import io.ingot.ipc.SharedMemory;
 
 import java.lang.foreign.MemorySegment;
+import java.util.function.LongConsumer;
 
 /**
  * Reads the stub's EXECUTE_RESULT and answers the batch's requests through their response senders, each on its own
@@ -35,6 +36,7 @@ final class ResultDecoder
      * @param decoupled whether the model is decoupled
      * @param region    the instance's region, where the outputs lie
      * @param outputs   the output copier
+     * @param released  receives the ids of the batches whose inputs the model no longer references
      * @param buffer    the record's memory
      * @param offset    the body's offset
      * @param length    the body's bytes
@@ -42,14 +44,21 @@ final class ResultDecoder
      *     Triton's Python backend refuses), which the caller gives every request still open
      */
     String decode(final Batch batch, final int requests, final boolean decoupled, final StubRegion region,
-        final ResponseOutputs outputs, final MemorySegment buffer, final long offset, final int length)
+        final ResponseOutputs outputs, final LongConsumer released, final MemorySegment buffer, final long offset,
+        final int length)
     {
         final long end = offset + length;
         ResponseOutputs.need(offset, StubProtocol.RESULT_HEADER_LENGTH, end);
         final int status = buffer.get(SharedMemory.INT, offset);
         final int count = buffer.get(SharedMemory.INT, offset + 4);
         final int messageLength = buffer.get(SharedMemory.INT, offset + 8);
+        final int releasedCount = buffer.get(SharedMemory.INT, offset + 12);
         long cursor = offset + StubProtocol.RESULT_HEADER_LENGTH;
+        ResponseOutputs.need(cursor, 8L * releasedCount, end);
+        for (int i = 0; i < releasedCount; i++, cursor += 8)
+        {
+            released.accept(buffer.get(SharedMemory.LONG, cursor));
+        }
         if (status != 0)
         {
             ResponseOutputs.need(cursor, messageLength, end);

@@ -111,6 +111,7 @@ final class StubProcess
             if (!closed)
             {
                 region.parentBell().ringAlways();
+                region.pumpBell().ringAlways();
             }
         });
     }
@@ -270,14 +271,25 @@ final class StubProcess
     }
 
     /**
-     * Wakes the role holder, whichever thread sleeps on the server's doorbell (any thread). Always a system call:
-     * two threads may sleep on the doorbell, so its waiting flag cannot tell whether one does.
+     * Wakes the role holder, whichever it is: the instance thread sleeping on the server's doorbell, or the session's
+     * pump on its own (any thread). Always system calls: the waiting flags are not kept for these waiters.
      *
      * @throws IllegalStateException when the region is unmapped already
      */
     void wakeParent()
     {
         region.parentBell().ringAlways();
+        region.pumpBell().ringAlways();
+    }
+
+    /**
+     * Wakes the session's pump only (the instance thread, leaving the role with records waiting).
+     *
+     * @throws IllegalStateException when the region is unmapped already
+     */
+    void wakePump()
+    {
+        region.pumpBell().ringAlways();
     }
 
     /** @return whether a record from the stub waits in its ring */
@@ -309,8 +321,8 @@ final class StubProcess
     }
 
     /**
-     * Sleeps on the server's doorbell until the stub writes, side work arrives, the process exits, or the time passes
-     * (the session's pump between batches).
+     * Sleeps on the pump's doorbell until the stub writes outside a batch, side work arrives, the process exits, or
+     * the time passes (the session's pump between batches).
      *
      * @param nanos    the longest sleep
      * @param mayRead  whether the caller could take the role now (while it cannot, waiting records do not wake it)
@@ -323,13 +335,13 @@ final class StubProcess
         }
         try
         {
-            final int seen = region.parentBell().arm();
+            final int seen = region.pumpBell().arm();
             final boolean work = mayRead.getAsBoolean() && (toParent.hasRecord() || sideWork.pending());
             if (!work && process.isAlive())
             {
-                region.parentBell().sleep(seen, nanos);
+                region.pumpBell().sleep(seen, nanos);
             }
-            region.parentBell().disarm();
+            region.pumpBell().disarm();
         }
         catch (final IllegalStateException unmapped)
         {

@@ -44,8 +44,11 @@ final class StubProtocol
     /** Stub to server: {@code uint64 call_id, uint32 length, 4 reserved, JSON}: metrics, model control, queries. */
     static final int CALL = 108;
 
-    /** EXECUTE: {@code uint32 request_count, uint16 output_name_count, uint16 flags, uint64 batch_id}. */
-    static final int EXECUTE_HEADER_LENGTH = 16;
+    /**
+     * EXECUTE: {@code uint32 request_count, uint16 0, uint16 flags, uint64 batch_id, uint64 block_offset, uint64
+     * block_length} (the input area's block holding every input of the batch).
+     */
+    static final int EXECUTE_HEADER_LENGTH = 32;
     /** EXECUTE flag: the model is decoupled. */
     static final int EXECUTE_DECOUPLED = 1;
     /**
@@ -61,7 +64,10 @@ final class StubProtocol
     static final int SEQUENCE_END = 2;
     /** Request flag: the correlation ID is the string that follows, not the number. */
     static final int CORRELATION_STRING = 4;
-    /** EXECUTE_RESULT: {@code int32 status, uint32 response_count, uint32 message_length, uint32 reserved}. */
+    /**
+     * EXECUTE_RESULT: {@code int32 status, uint32 response_count, uint32 message_length, uint32 released_count}, then
+     * {@code released_count x uint64} ids of batches whose inputs the model no longer references, then the message.
+     */
     static final int RESULT_HEADER_LENGTH = 16;
     /** EXECUTE_RESULT, per response: {@code int32 status, uint16 output_count, uint16 0, uint32 message_length, 0}. */
     static final int RESPONSE_HEADER_LENGTH = 16;

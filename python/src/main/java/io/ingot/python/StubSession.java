@@ -22,8 +22,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code finalize}) and handles every record that arrives meanwhile itself, so a batch crosses no thread on its way;
  * between batches a pump thread of this session holds it and handles what the stub sends then (a decoupled model's
  * responses after {@code execute} returned, a metric its background thread sets). The pump never waits for the lock
- * while the instance thread holds it: it sleeps on the server's doorbell, which the stub rings after every record,
- * and the instance thread rings it on leaving when records are waiting. When the stub dies or stops its heartbeat
+ * while the instance thread holds it: it sleeps on a doorbell of its own, which the stub rings after every record but
+ * those its main thread writes during a batch (so that a batch wakes no third thread), and which the instance thread
+ * rings on leaving when records are waiting. When the stub dies or stops its heartbeat
  * while requests are open, the pump ends them at once with the reason; the next batch replaces the stub.
  *
  * <p>Thread-safe through the role: every method but {@link #enter}, {@link #leave}, {@link #startPump} and
@@ -128,7 +129,7 @@ final class StubSession
         role.unlock();
         if (pump != null && !stopping && (stub.hasRecords() || replies.pending() || bls.pending()))
         {
-            stub.wakeParent();
+            stub.wakePump();
         }
     }
 

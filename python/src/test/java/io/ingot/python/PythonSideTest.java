@@ -76,6 +76,7 @@ class PythonSideTest
         java.remove("_H_HEADER_LENGTH");
         java.remove("_H_STUB_WAITING");
         java.remove("_H_PARENT_WAITING");
+        java.remove("_H_PUMP_WAITING");
         for (final Map.Entry<String, Long> entry : java.entrySet())
         {
             assertTrue(python.has(entry.getKey()), "the stub names no " + entry.getKey() + ": " + python);
