@@ -55,6 +55,13 @@ def _yield_to_the_loop():
     yield
 
 
+def _close_senders(requests):
+    """Closes the requests' senders (a function of its own, so that no loop variable of the caller's keeps the last
+    request, and with it the batch's input block, alive)."""
+    for request in requests:
+        request._state.closed = True
+
+
 class _Pending:
     """What finalizers queue for the server (they may run on any thread, inside any call, so they only append):
     BLS responses and input batches the model dropped, metric objects it deleted, senders it dropped unclosed."""
@@ -188,8 +195,6 @@ class Stub:
         offset = link.EXECUTE_HEADER.size
         region.check_span(block_offset, block_length, "a batch's inputs")
         block = np.frombuffer(region.mm, np.uint8, block_length, block_offset)
-        # A weak reference, cheaper than weakref.finalize, kept until its callback runs.
-        self.blocks[batch_id] = weakref.ref(block, lambda _, batch=batch_id: self._block_released(batch))
         requests = []
         names_by_mask = self.names_by_mask
         for _ in range(request_count):
@@ -215,7 +220,16 @@ class Stub:
             if self.decoupled:
                 weakref.finalize(request._state, self._sender_collected, handle, request._state.box)
             requests.append(request)
-        return requests
+        return requests, batch_id, block
+
+    def release_block(self, batch_id, block, released):
+        """After a batch: its input block goes back with the result when the model holds no array over it any more
+        (the usual case, found without weakref machinery), else when the last such array dies."""
+        if sys.getrefcount(block) <= 3:  # this method's parameter, the caller's variable, getrefcount's argument
+            released.append(batch_id)
+        else:
+            # A weak reference, cheaper than weakref.finalize, kept until its callback runs.
+            self.blocks[batch_id] = weakref.ref(block, lambda _, batch=batch_id: self._block_released(batch))
 
     def _block_released(self, batch_id):
         self.blocks.pop(batch_id, None)
@@ -235,8 +249,8 @@ class Stub:
             self.region.batch_thread = None
 
     def execute_batch(self, body):
-        requests = self.parse_batch(body)
-        returned = None
+        requests, batch_id, block = self.parse_batch(body)
+        returned = responses = None
         try:
             returned = self.model.execute(requests)
             if self.decoupled:
@@ -257,29 +271,29 @@ class Stub:
             message = "Failed to process the request(s) for model '%s', message: %s" % (
                 self.model_name, describe_exception(error))
             result = (link.S_INTERNAL, 0, link.text(message), [])
-            for request in requests:
-                request._state.closed = True  # the server ends every open request of the batch with this error
+            _close_senders(requests)  # the server ends every open request of the batch with this error
         else:
             if not self.decoupled:
-                for request in requests:
-                    request._state.closed = True  # answered by this result: a later send() is refused
+                _close_senders(requests)  # answered by this result: a later send() is refused
         finally:
             if self.used_async:
                 # asyncio's futures and tasks form reference cycles: collect them now, so that the BLS responses
                 # they held are released with this result rather than whenever the cyclic collector runs.
                 self.used_async = False
                 gc.collect()
-        # BLS outputs and inputs that the result passes through stay referenced (by `returned`) until the server
-        # has the result; only those the model dropped are released before it.
-        del requests
+        # The result is encoded (its tensors stay where they are until the server has copied them, which it does
+        # before it frees anything this result releases): what the model returned may go now.
+        del requests, returned, responses
         self.flush(ring=False, batches=False)
         # The input blocks the model has dropped (this batch's, usually) travel with the result.
         status, count, message, parts = result
-        released = _Pending.take(self.pending.released_batches)
+        released = _Pending.take(self.pending.released_batches) if self.pending.released_batches else []
+        self.release_block(batch_id, block, released)
+        del block
+        ids = link.IDS[len(released)] if len(released) < len(link.IDS) else struct.Struct("<%dQ" % len(released))
         self.region.send(link.EXECUTE_RESULT, b"".join([
-            link.RESULT_HEADER.pack(status, count, len(message), len(released)),
-            struct.pack("<%dQ" % len(released), *released), link.padded(message)] + parts),
-            self.result_allocations)
+            link.RESULT_HEADER.pack(status, count, len(message), len(released)), ids.pack(*released),
+            link.padded(message) if message else b""] + parts), self.result_allocations)
 
     def run_in_background(self, coroutine, requests):
         import asyncio

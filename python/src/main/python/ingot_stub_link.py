@@ -80,6 +80,7 @@ BLS_REQUEST_HEADER = struct.Struct("<QqqQIHHHHIHHI")  # id, version, timeout, co
 BLS_RESPONSE_HEADER = struct.Struct("<QQiHHII")  # id, release key, status, message length, output count, flags, 0
 STATUS_TEXT = struct.Struct("<iI")              # status, text length; then the text
 DIMS = [struct.Struct("<%dq" % rank) for rank in range(9)]
+IDS = [struct.Struct("<%dQ" % count) for count in range(9)]  # a few uint64 ids, the usual counts precompiled
 MAX_MESSAGE = 4096                              # bytes of an error message written into a frame
 SPINS = 200                                     # empty polls before sleeping on the doorbell
 
@@ -231,7 +232,8 @@ class Inbox:
     """Where each thread waits for what the server sends it, by key: 'main' (INIT, EXECUTE, FINALIZE), ('reply', id),
     ('bls', id). `dispatch(record_type, body)` returns (key, item) to file, or None when it handled the record itself
     (an asynchronous BLS answer). `idle()` runs when the reader found nothing for a while (flushing what finalizers
-    queued)."""
+    queued). A reader that reads its own record takes it without the mailbox (the main thread's next batch, a reply
+    its own thread waits for): the common case costs no condition."""
 
     def __init__(self, region, dispatch, idle):
         self.region = region
@@ -240,41 +242,56 @@ class Inbox:
         self.reader = threading.Lock()
         self.cond = threading.Condition()
         self.mail = {}
+        self.sleepers = 0  # threads waiting on the condition, guarded by it
 
     def wait(self, key, timeout=None):
         """The next item filed under `key`; None when `timeout` seconds pass first."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            with self.cond:
-                box = self.mail.get(key)
-                if box:
-                    return self._take(key, box)
+            if self.mail:
+                with self.cond:
+                    box = self.mail.get(key)
+                    if box:
+                        return self._take(key, box)
             if self.reader.acquire(False):
                 try:
                     while True:
-                        with self.cond:
-                            box = self.mail.get(key)
-                            if box:
-                                return self._take(key, box)
+                        if self.mail:
+                            with self.cond:
+                                box = self.mail.get(key)
+                                if box:
+                                    return self._take(key, box)
                         wait = 0.1 if deadline is None else min(0.1, deadline - time.monotonic())
                         if wait <= 0:
                             return None
                         record = self.region.next_record(wait)
                         if record is None:
                             self.idle()
-                        else:
-                            self._file(*record)
+                            continue
+                        filed = self.dispatch(*record)
+                        if filed is not None:
+                            if filed[0] == key:
+                                return filed[1]
+                            self._file(filed)
                 finally:
                     self.reader.release()
-                    with self.cond:
-                        self.cond.notify_all()
+                    if self.sleepers:
+                        with self.cond:
+                            self.cond.notify_all()
             with self.cond:
                 box = self.mail.get(key)
                 if box:
                     return self._take(key, box)
                 if deadline is not None and time.monotonic() >= deadline:
                     return None
-                self.cond.wait(0.05)
+                self.sleepers += 1
+                try:
+                    # Counted first, then checked: a reader that left before this check is not waited for, one
+                    # that leaves after it sees the count and notifies.
+                    if self.reader.locked():
+                        self.cond.wait(0.05)
+                finally:
+                    self.sleepers -= 1
 
     def poll(self, timeout):
         """Reads what has arrived, waiting up to `timeout` seconds for a first record, if no other thread reads
@@ -284,25 +301,26 @@ class Inbox:
         try:
             record = self.region.next_record(timeout)
             if record is not None:
-                self._file(*record)
+                filed = self.dispatch(*record)
+                if filed is not None:
+                    self._file(filed)
                 return True
             return False
         finally:
             self.reader.release()
-            with self.cond:
-                self.cond.notify_all()
+            if self.sleepers:
+                with self.cond:
+                    self.cond.notify_all()
 
     def drop(self, key):
         with self.cond:
             self.mail.pop(key, None)
 
-    def _file(self, record_type, body):
-        filed = self.dispatch(record_type, body)
-        if filed is not None:
-            key, item = filed
-            with self.cond:
-                self.mail.setdefault(key, collections.deque()).append(item)
-                self.cond.notify_all()
+    def _file(self, filed):
+        key, item = filed
+        with self.cond:
+            self.mail.setdefault(key, collections.deque()).append(item)
+            self.cond.notify_all()
 
     def _take(self, key, box):
         item = box.popleft()
@@ -331,8 +349,7 @@ def read_tensors(region, body, offset, count, block=None, block_start=0):
         else:
             dtype = pb_utils._NUMPY_BY_CODE[code]
             if block is not None:
-                start = data_offset - block_start
-                array = block[start:start + length].view(dtype).reshape(dims)
+                array = np.ndarray(dims, dtype, block, data_offset - block_start)  # a view whose base is the block
             else:
                 array = np.ndarray(dims, dtype, mm, data_offset)
         tensors.append(pb_utils.Tensor._of(name, array, code))

@@ -30,6 +30,9 @@ import java.util.Map;
  */
 final class BatchEncoder
 {
+    private static final byte[] NO_BYTES = new byte[0];
+    private static final byte[] NO_PARAMETERS = "{}".getBytes(StandardCharsets.UTF_8);
+
     private final ModelConfig config;
     private final boolean decoupled;
     private final Map<String, byte[]> inputNameBytes = new HashMap<>();
@@ -139,10 +142,12 @@ final class BatchEncoder
     private int describe(final int r, final BatchRequest request)
     {
         rows[r] = request.rows();
-        ids[r] = request.id().getBytes(StandardCharsets.UTF_8);
-        parameters[r] = parametersJson(request).getBytes(StandardCharsets.UTF_8);
+        final String id = request.id();
+        ids[r] = id.isEmpty() ? NO_BYTES : id.getBytes(StandardCharsets.UTF_8);
+        parameters[r] = request.parameterCount() == 0 ? NO_PARAMETERS
+            : parametersJson(request).getBytes(StandardCharsets.UTF_8);
         final String key = request.correlationKey();
-        correlationKeys[r] = key == null ? new byte[0] : key.getBytes(StandardCharsets.UTF_8);
+        correlationKeys[r] = key == null ? NO_BYTES : key.getBytes(StandardCharsets.UTF_8);
         correlationIds[r] = request.correlationId();
         flags[r] = (request.sequenceStart() ? StubProtocol.SEQUENCE_START : 0)
             | (request.sequenceEnd() ? StubProtocol.SEQUENCE_END : 0)
@@ -164,10 +169,6 @@ final class BatchEncoder
     /** The request's parameters as Triton's Python backend gives them to {@code request.parameters()}. */
     private static String parametersJson(final BatchRequest request)
     {
-        if (request.parameterCount() == 0)
-        {
-            return "{}";
-        }
         final JsonObject json = new JsonObject();
         for (int p = 0; p < request.parameterCount(); p++)
         {

@@ -53,12 +53,29 @@ final class ResultDecoder
         final int count = buffer.get(SharedMemory.INT, offset + 4);
         final int messageLength = buffer.get(SharedMemory.INT, offset + 8);
         final int releasedCount = buffer.get(SharedMemory.INT, offset + 12);
-        long cursor = offset + StubProtocol.RESULT_HEADER_LENGTH;
-        ResponseOutputs.need(cursor, 8L * releasedCount, end);
-        for (int i = 0; i < releasedCount; i++, cursor += 8)
+        final long releases = offset + StubProtocol.RESULT_HEADER_LENGTH;
+        ResponseOutputs.need(releases, 8L * releasedCount, end);
+        final long cursor = releases + 8L * releasedCount;
+        try
         {
-            released.accept(buffer.get(SharedMemory.LONG, cursor));
+            return decodeResponses(batch, requests, decoupled, region, outputs, buffer, cursor, end, status, count,
+                messageLength);
         }
+        finally
+        {
+            // After the responses: an output the model passed through from its input lies in the block released.
+            for (int i = 0; i < releasedCount; i++)
+            {
+                released.accept(buffer.get(SharedMemory.LONG, releases + 8L * i));
+            }
+        }
+    }
+
+    private String decodeResponses(final Batch batch, final int requests, final boolean decoupled,
+        final StubRegion region, final ResponseOutputs outputs, final MemorySegment buffer, final long from,
+        final long end, final int status, final int count, final int messageLength)
+    {
+        long cursor = from;
         if (status != 0)
         {
             ResponseOutputs.need(cursor, messageLength, end);
