@@ -80,6 +80,8 @@ final class StubProcess
     private final Process process;
     private final ArrayDeque<String> tail = new ArrayDeque<>();
     private final BackoffIdleStrategy idler;
+    // The pump thread's own (idlePump), made on its first call.
+    private BackoffIdleStrategy pumpIdler;
     private final IpcRingWriter toStub;
     private final IpcRingReader toParent;
     private SideWork sideWork = NO_SIDE_WORK;
@@ -321,23 +323,43 @@ final class StubProcess
     }
 
     /**
-     * Sleeps on the pump's doorbell until the stub writes outside a batch, side work arrives, the process exits, or
-     * the time passes (the session's pump between batches).
+     * Waits on the pump's doorbell until the stub writes outside a batch, side work arrives, the process exits, or
+     * the time passes (the session's pump between batches). While {@code streaming} (a decoupled model's requests
+     * are open), it first yields for about 20 µs ({@link BackoffIdleStrategy#blocking}): a model that streams sends
+     * its next response within microseconds, and each one that finds the pump asleep costs a wake-up on both sides.
+     * Otherwise it sleeps at once. The pump's thread only.
      *
-     * @param nanos    the longest sleep
-     * @param mayRead  whether the caller could take the role now (while it cannot, waiting records do not wake it)
+     * @param work      units of work the caller's last pass did (a pass with work restarts the yielding)
+     * @param streaming whether requests the model answers later are open
+     * @param nanos     the longest sleep
+     * @param mayRead   whether the caller could take the role now (while it cannot, waiting records do not wake it)
      */
-    void sleepForWork(final long nanos, final BooleanSupplier mayRead)
+    void idlePump(final int work, final boolean streaming, final long nanos, final BooleanSupplier mayRead)
     {
         if (closed)
         {
             return;
         }
+        if (pumpIdler == null)
+        {
+            pumpIdler = BackoffIdleStrategy.blocking(region.pumpBell(),
+                () -> mayRead.getAsBoolean() && (toParent.hasRecord() || sideWork.pending()) || !process.isAlive());
+        }
         try
         {
+            if (streaming)
+            {
+                pumpIdler.idle(work, nanos);
+                return;
+            }
+            pumpIdler.reset();
+            if (work > 0)
+            {
+                return;
+            }
             final int seen = region.pumpBell().arm();
-            final boolean work = mayRead.getAsBoolean() && (toParent.hasRecord() || sideWork.pending());
-            if (!work && process.isAlive())
+            final boolean pending = mayRead.getAsBoolean() && (toParent.hasRecord() || sideWork.pending());
+            if (!pending && process.isAlive())
             {
                 region.pumpBell().sleep(seen, nanos);
             }

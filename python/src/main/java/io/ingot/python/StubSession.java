@@ -12,6 +12,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * Everything that talks with one stub besides {@code execute}'s own frames: the records the stub may send at any
@@ -202,11 +203,12 @@ final class StubSession
 
     private void pumpLoop()
     {
+        final BooleanSupplier mayTakeRole = () -> !role.isLocked();
         while (!stopping)
         {
+            int work = 0;
             if (!role.isLocked() && role.tryLock())
             {
-                final int work;
                 try
                 {
                     if (stopping)
@@ -236,12 +238,8 @@ final class StubSession
                 {
                     role.unlock();
                 }
-                if (work > 0)
-                {
-                    continue;
-                }
             }
-            stub.sleepForWork(PUMP_SLEEP_NANOS, () -> !role.isLocked());
+            stub.idlePump(work, requests.keptOpen() > 0, PUMP_SLEEP_NANOS, mayTakeRole);
         }
     }
 
