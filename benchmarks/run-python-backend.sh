@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Python backend's costs of issue #31 (BENCHMARKS.md, "Python backend: per-request overhead, streamed responses"),
+# The Python backend's costs of issue #31 (BENCHMARKS.md section 5, "After issue #31"; docs/benchmarks/python-backend.md),
 # measured in one run, rounds interleaved:
 #   * an empty Python model (benchmarks/python/models/empty: execute returns each request's input) through Ingot's
 #     in-process core at concurrency 1 and 16 (`ingot perf`), against the same execute() in a plain Python loop
