@@ -37,6 +37,7 @@ import io.ingot.config.proto.ModelEnsembling;
 import io.ingot.config.proto.ModelInput;
 import io.ingot.config.proto.ModelOutput;
 import io.ingot.cuda.NativeAccess;
+import io.ingot.metrics.CustomMetrics;
 import io.ingot.device.CudaDevice;
 import io.ingot.ensemble.EnsembleLinker;
 import io.ingot.ensemble.EnsembleOrder;
@@ -87,6 +88,7 @@ public final class Core implements InferenceCore
     private final Timekeeper timekeeper;
     private final AgentRunner timekeeperRunner;
     private final ModelController controller;
+    private final CustomMetrics customMetrics = new CustomMetrics();
     private RepositoryPoller poller;
     private volatile boolean closed;
 
@@ -468,6 +470,12 @@ public final class Core implements InferenceCore
     public IdleMode idleMode()
     {
         return options.idleMode();
+    }
+
+    @Override
+    public CustomMetrics customMetrics()
+    {
+        return customMetrics;
     }
 
     @Override
