@@ -153,7 +153,14 @@ class ResponseSenderTest
             assertEquals("INT64 11 final", first.next(), "an output keeps the data type the engine gave it");
             assertEquals("final", second.next());
             assertThrows(IllegalStateException.class, () -> a.send(true), "nothing after the final");
-            final ModelStatistics stats = core.modelStatistics("open", -1).getFirst();
+            // execute() of the second batch may still be returning on the instance's thread: its execution is
+            // counted when it returns, so wait (bounded) for the count rather than race it
+            ModelStatistics stats = core.modelStatistics("open", -1).getFirst();
+            for (int tries = 0; stats.executionCount() < 2 && tries < 4000; tries++)
+            {
+                Thread.sleep(5);
+                stats = core.modelStatistics("open", -1).getFirst();
+            }
             assertEquals(2, stats.executionCount());
             assertEquals(2, stats.inferenceStats().success().count());
         }
