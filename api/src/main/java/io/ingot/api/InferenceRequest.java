@@ -49,19 +49,14 @@ public final class InferenceRequest
     private ResponseAllocator responseAllocator;
     private RequestTrace trace;
 
-    private int inputCount;
-    private String[] inputNames = new String[INITIAL_CAPACITY];
-    private DataType[] inputTypes = new DataType[INITIAL_CAPACITY];
-    private long[][] inputShapes = new long[INITIAL_CAPACITY][];
-    private int[] inputRanks = new int[INITIAL_CAPACITY];
-    private MemorySegment[] inputData = new MemorySegment[INITIAL_CAPACITY];
+    // The inputs and the parameters live in tables of their own (each grows once and is reused); the request keeps
+    // the public methods, the in-flight guard and the scalar fields.
+    private final RequestInputTable inputs = new RequestInputTable();
 
     private int requestedOutputCount;
     private String[] requestedOutputs = new String[INITIAL_CAPACITY];
 
-    private int parameterCount;
-    private String[] parameterNames = new String[INITIAL_CAPACITY];
-    private Object[] parameterValues = new Object[INITIAL_CAPACITY];
+    private final RequestParameterTable parameters = new RequestParameterTable();
 
     private volatile boolean cancelled;
     private volatile Runnable cancelHook;
@@ -295,27 +290,7 @@ public final class InferenceRequest
         final MemorySegment data)
     {
         checkIdle();
-        if (inputCount == inputNames.length)
-        {
-            final int capacity = inputCount * 2;
-            inputNames = Arrays.copyOf(inputNames, capacity);
-            inputTypes = Arrays.copyOf(inputTypes, capacity);
-            inputShapes = Arrays.copyOf(inputShapes, capacity);
-            inputRanks = Arrays.copyOf(inputRanks, capacity);
-            inputData = Arrays.copyOf(inputData, capacity);
-        }
-        final int i = inputCount++;
-        inputNames[i] = name;
-        inputTypes[i] = dataType;
-        long[] stored = inputShapes[i];
-        if (stored == null || stored.length < shape.length)
-        {
-            stored = new long[Math.max(shape.length, 4)];
-            inputShapes[i] = stored;
-        }
-        System.arraycopy(shape, 0, stored, 0, shape.length);
-        inputRanks[i] = shape.length;
-        inputData[i] = data;
+        inputs.add(name, dataType, shape, data);
         return this;
     }
 
@@ -350,26 +325,14 @@ public final class InferenceRequest
     public InferenceRequest parameter(final String name, final Object value)
     {
         checkIdle();
-        if (name == null || !(value instanceof String || value instanceof Long || value instanceof Boolean
-            || value instanceof Double))
-        {
-            throw new IllegalArgumentException("request parameter '" + name + "' must have a name and a String, Long, "
-                + "Boolean or Double value, got " + (value == null ? "null" : value.getClass().getSimpleName()));
-        }
-        if (parameterCount == parameterNames.length)
-        {
-            parameterNames = Arrays.copyOf(parameterNames, parameterCount * 2);
-            parameterValues = Arrays.copyOf(parameterValues, parameterCount * 2);
-        }
-        parameterNames[parameterCount] = name;
-        parameterValues[parameterCount++] = value;
+        parameters.add(name, value);
         return this;
     }
 
     /** @return the number of request parameters, in the order they were added */
     public int parameterCount()
     {
-        return parameterCount;
+        return parameters.count();
     }
 
     /**
@@ -378,7 +341,7 @@ public final class InferenceRequest
      */
     public String parameterName(final int index)
     {
-        return parameterNames[checkParameter(index)];
+        return parameters.name(index);
     }
 
     /**
@@ -387,7 +350,7 @@ public final class InferenceRequest
      */
     public Object parameterValue(final int index)
     {
-        return parameterValues[checkParameter(index)];
+        return parameters.value(index);
     }
 
     /**
@@ -398,18 +361,8 @@ public final class InferenceRequest
     public InferenceRequest clearParameters()
     {
         checkIdle();
-        Arrays.fill(parameterValues, 0, parameterCount, null);
-        parameterCount = 0;
+        parameters.clear();
         return this;
-    }
-
-    private int checkParameter(final int index)
-    {
-        if (index < 0 || index >= parameterCount)
-        {
-            throw new IndexOutOfBoundsException("parameter " + index + " of " + parameterCount);
-        }
-        return index;
     }
 
     /**
@@ -420,11 +373,7 @@ public final class InferenceRequest
     public InferenceRequest clearInputs()
     {
         checkIdle();
-        for (int i = 0; i < inputCount; i++)
-        {
-            inputData[i] = null;
-        }
-        inputCount = 0;
+        inputs.clear();
         return this;
     }
 
@@ -443,7 +392,7 @@ public final class InferenceRequest
     /** @return the number of inputs. */
     public int inputCount()
     {
-        return inputCount;
+        return inputs.count();
     }
 
     /**
@@ -452,7 +401,7 @@ public final class InferenceRequest
      */
     public String inputName(final int index)
     {
-        return inputNames[checkInput(index)];
+        return inputs.name(index);
     }
 
     /**
@@ -461,7 +410,7 @@ public final class InferenceRequest
      */
     public DataType inputDataType(final int index)
     {
-        return inputTypes[checkInput(index)];
+        return inputs.dataType(index);
     }
 
     /**
@@ -470,7 +419,7 @@ public final class InferenceRequest
      */
     public int inputRank(final int index)
     {
-        return inputRanks[checkInput(index)];
+        return inputs.rank(index);
     }
 
     /**
@@ -480,13 +429,7 @@ public final class InferenceRequest
      */
     public long inputDim(final int index, final int dimension)
     {
-        checkInput(index);
-        if (dimension < 0 || dimension >= inputRanks[index])
-        {
-            throw new IndexOutOfBoundsException("dimension " + dimension + " of input '" + inputNames[index]
-                + "' with rank " + inputRanks[index]);
-        }
-        return inputShapes[index][dimension];
+        return inputs.dim(index, dimension);
     }
 
     /**
@@ -495,8 +438,7 @@ public final class InferenceRequest
      */
     public long[] inputShape(final int index)
     {
-        checkInput(index);
-        return Arrays.copyOf(inputShapes[index], inputRanks[index]);
+        return inputs.shape(index);
     }
 
     /**
@@ -505,7 +447,7 @@ public final class InferenceRequest
      */
     public MemorySegment inputData(final int index)
     {
-        return inputData[checkInput(index)];
+        return inputs.data(index);
     }
 
     /** @return the number of explicitly requested outputs; 0 means all. */
@@ -594,19 +536,10 @@ public final class InferenceRequest
         }
     }
 
-    private int checkInput(final int index)
-    {
-        if (index < 0 || index >= inputCount)
-        {
-            throw new IndexOutOfBoundsException("input " + index + " of " + inputCount);
-        }
-        return index;
-    }
-
     @Override
     public String toString()
     {
         return "InferenceRequest{model='" + modelName + "', version=" + modelVersion + ", id='" + id + "', inputs="
-            + inputCount + '}';
+            + inputs.count() + '}';
     }
 }
