@@ -3,8 +3,6 @@ package io.ingot.api;
 import io.ingot.tensor.DataType;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One inference request: model, optional version, id, input tensors as views over caller-owned memory, requested
@@ -35,8 +33,6 @@ public final class InferenceRequest
     /** Version number meaning "the model's default": the highest loaded version. */
     public static final long DEFAULT_VERSION = -1;
 
-    private static final int INITIAL_CAPACITY = 4;
-
     private String modelName;
     private long modelVersion = DEFAULT_VERSION;
     private String id = "";
@@ -49,18 +45,13 @@ public final class InferenceRequest
     private ResponseAllocator responseAllocator;
     private RequestTrace trace;
 
-    // The inputs and the parameters live in tables of their own (each grows once and is reused); the request keeps
-    // the public methods, the in-flight guard and the scalar fields.
+    // Inputs, requested outputs and parameters live in tables of their own (each grows once and is reused), the
+    // flight and its cancellation in an object of its own (the part other threads touch); the request keeps the
+    // public methods, the idle check and the scalar fields.
     private final RequestInputTable inputs = new RequestInputTable();
-
-    private int requestedOutputCount;
-    private String[] requestedOutputs = new String[INITIAL_CAPACITY];
-
+    private final RequestedOutputList requestedOutputs = new RequestedOutputList();
     private final RequestParameterTable parameters = new RequestParameterTable();
-
-    private volatile boolean cancelled;
-    private volatile Runnable cancelHook;
-    private final AtomicBoolean inFlight = new AtomicBoolean();
+    private final RequestFlight flight = new RequestFlight();
     /** The core's bookkeeping for this request, kept across submissions so that reusing a request allocates none. */
     private Object coreState;
 
@@ -303,11 +294,7 @@ public final class InferenceRequest
     public InferenceRequest requestOutput(final String name)
     {
         checkIdle();
-        if (requestedOutputCount == requestedOutputs.length)
-        {
-            requestedOutputs = Arrays.copyOf(requestedOutputs, requestedOutputCount * 2);
-        }
-        requestedOutputs[requestedOutputCount++] = name;
+        requestedOutputs.add(name);
         return this;
     }
 
@@ -385,7 +372,7 @@ public final class InferenceRequest
     public InferenceRequest clearRequestedOutputs()
     {
         checkIdle();
-        requestedOutputCount = 0;
+        requestedOutputs.clear();
         return this;
     }
 
@@ -453,7 +440,7 @@ public final class InferenceRequest
     /** @return the number of explicitly requested outputs; 0 means all. */
     public int requestedOutputCount()
     {
-        return requestedOutputCount;
+        return requestedOutputs.count();
     }
 
     /**
@@ -462,11 +449,7 @@ public final class InferenceRequest
      */
     public String requestedOutput(final int index)
     {
-        if (index < 0 || index >= requestedOutputCount)
-        {
-            throw new IndexOutOfBoundsException("requested output " + index + " of " + requestedOutputCount);
-        }
-        return requestedOutputs[index];
+        return requestedOutputs.name(index);
     }
 
     /**
@@ -480,35 +463,24 @@ public final class InferenceRequest
      */
     public void cancel()
     {
-        cancelled = true;
-        final Runnable hook = cancelHook;
-        if (hook != null)
-        {
-            hook.run();
-        }
+        flight.cancel();
     }
 
     /** @return true once {@link #cancel()} was called (cleared when the request is submitted again). */
     public boolean isCancelled()
     {
-        return cancelled;
+        return flight.isCancelled();
     }
 
     /** @return true from a successful submit until the response is delivered. */
     public boolean isInFlight()
     {
-        return inFlight.get();
+        return flight.isInFlight();
     }
 
     boolean tryBeginFlight(final Runnable hook)
     {
-        if (!inFlight.compareAndSet(false, true))
-        {
-            return false;
-        }
-        cancelled = false;
-        cancelHook = hook;
-        return true;
+        return flight.tryBegin(hook);
     }
 
     Object coreState()
@@ -523,13 +495,12 @@ public final class InferenceRequest
 
     void endFlight()
     {
-        cancelHook = null;
-        inFlight.set(false);
+        flight.end();
     }
 
     private void checkIdle()
     {
-        if (inFlight.get())
+        if (flight.isInFlight())
         {
             throw new IllegalStateException("request '" + id + "' for model '" + modelName
                 + "' is in flight; it can be changed only after its response is delivered");
