@@ -3,8 +3,6 @@ package io.ingot.api;
 import io.ingot.tensor.DataType;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One inference request: model, optional version, id, input tensors as views over caller-owned memory, requested
@@ -35,8 +33,6 @@ public final class InferenceRequest
     /** Version number meaning "the model's default": the highest loaded version. */
     public static final long DEFAULT_VERSION = -1;
 
-    private static final int INITIAL_CAPACITY = 4;
-
     private String modelName;
     private long modelVersion = DEFAULT_VERSION;
     private String id = "";
@@ -49,23 +45,13 @@ public final class InferenceRequest
     private ResponseAllocator responseAllocator;
     private RequestTrace trace;
 
-    private int inputCount;
-    private String[] inputNames = new String[INITIAL_CAPACITY];
-    private DataType[] inputTypes = new DataType[INITIAL_CAPACITY];
-    private long[][] inputShapes = new long[INITIAL_CAPACITY][];
-    private int[] inputRanks = new int[INITIAL_CAPACITY];
-    private MemorySegment[] inputData = new MemorySegment[INITIAL_CAPACITY];
-
-    private int requestedOutputCount;
-    private String[] requestedOutputs = new String[INITIAL_CAPACITY];
-
-    private int parameterCount;
-    private String[] parameterNames = new String[INITIAL_CAPACITY];
-    private Object[] parameterValues = new Object[INITIAL_CAPACITY];
-
-    private volatile boolean cancelled;
-    private volatile Runnable cancelHook;
-    private final AtomicBoolean inFlight = new AtomicBoolean();
+    // Inputs, requested outputs and parameters live in tables of their own (each grows once and is reused), the
+    // flight and its cancellation in an object of its own (the part other threads touch); the request keeps the
+    // public methods, the idle check and the scalar fields.
+    private final RequestInputTable inputs = new RequestInputTable();
+    private final RequestedOutputList requestedOutputs = new RequestedOutputList();
+    private final RequestParameterTable parameters = new RequestParameterTable();
+    private final RequestFlight flight = new RequestFlight();
     /** The core's bookkeeping for this request, kept across submissions so that reusing a request allocates none. */
     private Object coreState;
 
@@ -295,27 +281,7 @@ public final class InferenceRequest
         final MemorySegment data)
     {
         checkIdle();
-        if (inputCount == inputNames.length)
-        {
-            final int capacity = inputCount * 2;
-            inputNames = Arrays.copyOf(inputNames, capacity);
-            inputTypes = Arrays.copyOf(inputTypes, capacity);
-            inputShapes = Arrays.copyOf(inputShapes, capacity);
-            inputRanks = Arrays.copyOf(inputRanks, capacity);
-            inputData = Arrays.copyOf(inputData, capacity);
-        }
-        final int i = inputCount++;
-        inputNames[i] = name;
-        inputTypes[i] = dataType;
-        long[] stored = inputShapes[i];
-        if (stored == null || stored.length < shape.length)
-        {
-            stored = new long[Math.max(shape.length, 4)];
-            inputShapes[i] = stored;
-        }
-        System.arraycopy(shape, 0, stored, 0, shape.length);
-        inputRanks[i] = shape.length;
-        inputData[i] = data;
+        inputs.add(name, dataType, shape, data);
         return this;
     }
 
@@ -328,11 +294,7 @@ public final class InferenceRequest
     public InferenceRequest requestOutput(final String name)
     {
         checkIdle();
-        if (requestedOutputCount == requestedOutputs.length)
-        {
-            requestedOutputs = Arrays.copyOf(requestedOutputs, requestedOutputCount * 2);
-        }
-        requestedOutputs[requestedOutputCount++] = name;
+        requestedOutputs.add(name);
         return this;
     }
 
@@ -350,26 +312,14 @@ public final class InferenceRequest
     public InferenceRequest parameter(final String name, final Object value)
     {
         checkIdle();
-        if (name == null || !(value instanceof String || value instanceof Long || value instanceof Boolean
-            || value instanceof Double))
-        {
-            throw new IllegalArgumentException("request parameter '" + name + "' must have a name and a String, Long, "
-                + "Boolean or Double value, got " + (value == null ? "null" : value.getClass().getSimpleName()));
-        }
-        if (parameterCount == parameterNames.length)
-        {
-            parameterNames = Arrays.copyOf(parameterNames, parameterCount * 2);
-            parameterValues = Arrays.copyOf(parameterValues, parameterCount * 2);
-        }
-        parameterNames[parameterCount] = name;
-        parameterValues[parameterCount++] = value;
+        parameters.add(name, value);
         return this;
     }
 
     /** @return the number of request parameters, in the order they were added */
     public int parameterCount()
     {
-        return parameterCount;
+        return parameters.count();
     }
 
     /**
@@ -378,7 +328,7 @@ public final class InferenceRequest
      */
     public String parameterName(final int index)
     {
-        return parameterNames[checkParameter(index)];
+        return parameters.name(index);
     }
 
     /**
@@ -387,7 +337,7 @@ public final class InferenceRequest
      */
     public Object parameterValue(final int index)
     {
-        return parameterValues[checkParameter(index)];
+        return parameters.value(index);
     }
 
     /**
@@ -398,18 +348,8 @@ public final class InferenceRequest
     public InferenceRequest clearParameters()
     {
         checkIdle();
-        Arrays.fill(parameterValues, 0, parameterCount, null);
-        parameterCount = 0;
+        parameters.clear();
         return this;
-    }
-
-    private int checkParameter(final int index)
-    {
-        if (index < 0 || index >= parameterCount)
-        {
-            throw new IndexOutOfBoundsException("parameter " + index + " of " + parameterCount);
-        }
-        return index;
     }
 
     /**
@@ -420,11 +360,7 @@ public final class InferenceRequest
     public InferenceRequest clearInputs()
     {
         checkIdle();
-        for (int i = 0; i < inputCount; i++)
-        {
-            inputData[i] = null;
-        }
-        inputCount = 0;
+        inputs.clear();
         return this;
     }
 
@@ -436,14 +372,14 @@ public final class InferenceRequest
     public InferenceRequest clearRequestedOutputs()
     {
         checkIdle();
-        requestedOutputCount = 0;
+        requestedOutputs.clear();
         return this;
     }
 
     /** @return the number of inputs. */
     public int inputCount()
     {
-        return inputCount;
+        return inputs.count();
     }
 
     /**
@@ -452,7 +388,7 @@ public final class InferenceRequest
      */
     public String inputName(final int index)
     {
-        return inputNames[checkInput(index)];
+        return inputs.name(index);
     }
 
     /**
@@ -461,7 +397,7 @@ public final class InferenceRequest
      */
     public DataType inputDataType(final int index)
     {
-        return inputTypes[checkInput(index)];
+        return inputs.dataType(index);
     }
 
     /**
@@ -470,7 +406,7 @@ public final class InferenceRequest
      */
     public int inputRank(final int index)
     {
-        return inputRanks[checkInput(index)];
+        return inputs.rank(index);
     }
 
     /**
@@ -480,13 +416,7 @@ public final class InferenceRequest
      */
     public long inputDim(final int index, final int dimension)
     {
-        checkInput(index);
-        if (dimension < 0 || dimension >= inputRanks[index])
-        {
-            throw new IndexOutOfBoundsException("dimension " + dimension + " of input '" + inputNames[index]
-                + "' with rank " + inputRanks[index]);
-        }
-        return inputShapes[index][dimension];
+        return inputs.dim(index, dimension);
     }
 
     /**
@@ -495,8 +425,7 @@ public final class InferenceRequest
      */
     public long[] inputShape(final int index)
     {
-        checkInput(index);
-        return Arrays.copyOf(inputShapes[index], inputRanks[index]);
+        return inputs.shape(index);
     }
 
     /**
@@ -505,13 +434,13 @@ public final class InferenceRequest
      */
     public MemorySegment inputData(final int index)
     {
-        return inputData[checkInput(index)];
+        return inputs.data(index);
     }
 
     /** @return the number of explicitly requested outputs; 0 means all. */
     public int requestedOutputCount()
     {
-        return requestedOutputCount;
+        return requestedOutputs.count();
     }
 
     /**
@@ -520,11 +449,7 @@ public final class InferenceRequest
      */
     public String requestedOutput(final int index)
     {
-        if (index < 0 || index >= requestedOutputCount)
-        {
-            throw new IndexOutOfBoundsException("requested output " + index + " of " + requestedOutputCount);
-        }
-        return requestedOutputs[index];
+        return requestedOutputs.name(index);
     }
 
     /**
@@ -538,35 +463,24 @@ public final class InferenceRequest
      */
     public void cancel()
     {
-        cancelled = true;
-        final Runnable hook = cancelHook;
-        if (hook != null)
-        {
-            hook.run();
-        }
+        flight.cancel();
     }
 
     /** @return true once {@link #cancel()} was called (cleared when the request is submitted again). */
     public boolean isCancelled()
     {
-        return cancelled;
+        return flight.isCancelled();
     }
 
     /** @return true from a successful submit until the response is delivered. */
     public boolean isInFlight()
     {
-        return inFlight.get();
+        return flight.isInFlight();
     }
 
     boolean tryBeginFlight(final Runnable hook)
     {
-        if (!inFlight.compareAndSet(false, true))
-        {
-            return false;
-        }
-        cancelled = false;
-        cancelHook = hook;
-        return true;
+        return flight.tryBegin(hook);
     }
 
     Object coreState()
@@ -581,32 +495,22 @@ public final class InferenceRequest
 
     void endFlight()
     {
-        cancelHook = null;
-        inFlight.set(false);
+        flight.end();
     }
 
     private void checkIdle()
     {
-        if (inFlight.get())
+        if (flight.isInFlight())
         {
             throw new IllegalStateException("request '" + id + "' for model '" + modelName
                 + "' is in flight; it can be changed only after its response is delivered");
         }
     }
 
-    private int checkInput(final int index)
-    {
-        if (index < 0 || index >= inputCount)
-        {
-            throw new IndexOutOfBoundsException("input " + index + " of " + inputCount);
-        }
-        return index;
-    }
-
     @Override
     public String toString()
     {
         return "InferenceRequest{model='" + modelName + "', version=" + modelVersion + ", id='" + id + "', inputs="
-            + inputCount + '}';
+            + inputs.count() + '}';
     }
 }

@@ -149,10 +149,10 @@ final class PythonEngine implements Engine
                 others.onRecord(type, buffer, offset, length);
                 return;
             }
-            failure[0] = StubProcess.statusText(buffer, offset, length);
+            failure[0] = StubStatusText.failure(buffer, offset, length);
             if (failure[0] == null && result != null)
             {
-                result[0] = StubProcess.text(buffer, offset, length);
+                result[0] = StubStatusText.text(buffer, offset, length);
             }
             done[0] = true;
         }, () -> done[0], 0, "running initialize()");

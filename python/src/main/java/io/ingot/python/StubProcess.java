@@ -1,22 +1,15 @@
 package io.ingot.python;
 
 import io.ingot.agent.BackoffIdleStrategy;
-import io.ingot.ipc.FrameText;
 import io.ingot.ipc.IpcRingCorruptException;
 import io.ingot.ipc.IpcRingReader;
 import io.ingot.ipc.IpcRingWriter;
 import io.ingot.ipc.SharedMemory;
 import io.ingot.ipc.SlabAllocator;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.lang.foreign.MemorySegment;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -26,6 +19,10 @@ import java.util.function.BooleanSupplier;
  * writes records to the stub and reads the stub's records while checking that it lives, that its heartbeat moves,
  * and that it answers in time. Not thread-safe: one role holder at a time (the stub's exit, BLS completions and
  * replies computed elsewhere only ring the server's doorbell, {@link #wakeParent}).
+ *
+ * <p>This class moves records; the watching is done by parts of its own: {@link StubHealthCheck} (alive, heartbeat,
+ * deadline), {@link StubStandardError} (the stub's standard error and its last lines) and {@link StubStatusText}
+ * (status bodies).
  */
 final class StubProcess
 {
@@ -67,8 +64,6 @@ final class StubProcess
         }
     };
 
-    private static final int TAIL_LINES = 20;
-    private static final int TAIL_LINE_CHARS = 400;
     private static final long MAX_SLEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     /** Starting Python and importing numpy on a loaded machine can take seconds; no stub gets less than this. */
     private static final long MIN_START_NANOS = TimeUnit.SECONDS.toNanos(30);
@@ -78,16 +73,14 @@ final class StubProcess
     private final PythonSettings settings;
     private final StubRegion region;
     private final Process process;
-    private final ArrayDeque<String> tail = new ArrayDeque<>();
+    private final StubStandardError standardError;
+    private final StubHealthCheck health;
     private final BackoffIdleStrategy idler;
     // The pump thread's own (idlePump), made on its first call.
     private BackoffIdleStrategy pumpIdler;
     private final IpcRingWriter toStub;
     private final IpcRingReader toParent;
     private SideWork sideWork = NO_SIDE_WORK;
-    private long lastHeartbeat = -1;
-    private long lastBeatNanos;
-    private boolean greeted;
     private volatile boolean closed;
 
     private StubProcess(final String label, final String instance, final PythonSettings settings,
@@ -104,10 +97,8 @@ final class StubProcess
         this.idler = new BackoffIdleStrategy(region.parentBell(),
             () -> toParent.hasRecord() || sideWork.pending() || !process.isAlive(), TimeUnit.MICROSECONDS.toNanos(2),
             TimeUnit.MICROSECONDS.toNanos(20));
-        this.lastBeatNanos = System.nanoTime();
-        final Thread pump = new Thread(this::pumpStandardError, "ingot-python-stderr-" + process.pid());
-        pump.setDaemon(true);
-        pump.start();
+        this.standardError = new StubStandardError(label, process);
+        this.health = new StubHealthCheck(this, instance, settings, region);
         process.onExit().thenRun(() ->
         {
             if (!closed)
@@ -167,7 +158,7 @@ final class StubProcess
             }, () -> greeted[0], System.nanoTime() + Math.max(settings.stubTimeout().toNanos(), MIN_START_NANOS),
                 "starting");
             region.unlink();
-            started.greeted = true;
+            started.health.greeted();
             return started;
         }
         catch (final PythonStubException | RuntimeException ex)
@@ -457,32 +448,7 @@ final class StubProcess
      */
     void checkHealth(final String what, final long deadline) throws PythonStubException
     {
-        if (!process.isAlive())
-        {
-            throw new PythonStubException(label + ": the stub process (pid " + process.pid() + ") "
-                + exitDescription() + " while " + what + lastOutput());
-        }
-        final long now = System.nanoTime();
-        final long heartbeat = region.heartbeat();
-        if (heartbeat != lastHeartbeat || !greeted)
-        {
-            // Before its greeting the stub has no heartbeat yet: the start deadline bounds it instead.
-            lastHeartbeat = heartbeat;
-            lastBeatNanos = now;
-        }
-        else if (now - lastBeatNanos > settings.stubTimeout().toNanos())
-        {
-            kill();
-            throw new PythonStubException(label + ": Stub process '" + instance + "' is not healthy: its heartbeat did "
-                + "not move for " + settings.stubTimeout().toSeconds() + " s (" + PythonSettings.STUB_TIMEOUT
-                + ") while " + what + "; the stub (pid " + process.pid() + ") was killed" + lastOutput());
-        }
-        if (deadline != 0 && now - deadline > 0)
-        {
-            kill();
-            throw new PythonStubException(label + ": the stub did not finish " + what + " in time; the stub (pid "
-                + process.pid() + ") was killed" + lastOutput());
-        }
+        health.check(what, deadline);
     }
 
     /**
@@ -507,7 +473,7 @@ final class StubProcess
             {
                 if (type == StubProtocol.FINALIZE_RESULT)
                 {
-                    result[0] = statusText(buffer, offset, length);
+                    result[0] = StubStatusText.failure(buffer, offset, length);
                     done[0] = true;
                 }
                 else
@@ -535,40 +501,6 @@ final class StubProcess
         return problem;
     }
 
-    /**
-     * Reads an {@code int32 status, uint32 length, text} body.
-     *
-     * @return null for status 0, else the text
-     */
-    static String statusText(final MemorySegment buffer, final long offset, final int length)
-    {
-        final int status = buffer.get(SharedMemory.INT, offset);
-        final int textLength = buffer.get(SharedMemory.INT, offset + 4);
-        if (textLength < 0 || 8L + textLength > length)
-        {
-            throw new IpcRingCorruptException("status record with a text of " + textLength + " bytes in a body of "
-                + length);
-        }
-        final String text = FrameText.get(buffer, offset + 8, textLength);
-        return status == 0 ? null : text;
-    }
-
-    /**
-     * Reads the text of a successful {@code int32 status, uint32 length, text} body.
-     *
-     * @return the text
-     */
-    static String text(final MemorySegment buffer, final long offset, final int length)
-    {
-        final int textLength = buffer.get(SharedMemory.INT, offset + 4);
-        if (textLength < 0 || 8L + textLength > length)
-        {
-            throw new IpcRingCorruptException("record with a text of " + textLength + " bytes in a body of "
-                + length);
-        }
-        return FrameText.get(buffer, offset + 8, textLength);
-    }
-
     /** Kills the process (SIGKILL) and waits briefly for it. */
     void kill()
     {
@@ -593,60 +525,13 @@ final class StubProcess
     /** @return "exited with status 1" or "was killed by signal 9 (SIGKILL)". */
     String exitDescription()
     {
-        if (process.isAlive())
-        {
-            return "is running";
-        }
-        final int status = process.exitValue();
-        if (status > 128 && status < 128 + 65)
-        {
-            final int signal = status - 128;
-            return "was killed by signal " + signal + switch (signal)
-            {
-                case 9 -> " (SIGKILL)";
-                case 11 -> " (SIGSEGV)";
-                case 6 -> " (SIGABRT)";
-                case 15 -> " (SIGTERM)";
-                default -> "";
-            };
-        }
-        return "exited with status " + status;
+        return StubHealthCheck.exitDescription(process);
     }
 
     /** @return the last lines the stub wrote to standard error, as a suffix for messages ("" when none). */
     String lastOutput()
     {
-        final List<String> lines;
-        synchronized (tail)
-        {
-            lines = new ArrayList<>(tail);
-        }
-        return lines.isEmpty() ? "" : "; its last output:\n" + String.join("\n", lines);
-    }
-
-    private void pumpStandardError()
-    {
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getErrorStream(),
-            StandardCharsets.UTF_8)))
-        {
-            String line;
-            while ((line = reader.readLine()) != null)
-            {
-                System.err.println("[" + label + "] " + line);
-                synchronized (tail)
-                {
-                    if (tail.size() == TAIL_LINES)
-                    {
-                        tail.removeFirst();
-                    }
-                    tail.addLast(line.length() > TAIL_LINE_CHARS ? line.substring(0, TAIL_LINE_CHARS) + "..." : line);
-                }
-            }
-        }
-        catch (final IOException ignored)
-        {
-            // The stub is gone.
-        }
+        return standardError.lastOutput();
     }
 
     /** Writes a record body at an offset of the given memory. */

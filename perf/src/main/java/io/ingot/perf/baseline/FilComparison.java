@@ -28,7 +28,7 @@ import java.util.Map;
 @Command(name = "fil", mixinStandardHelpOptions = true,
     description = "XGBoost tree model: Ingot's FIL backend (dynamic batching) vs XGBoost's C API direct, unbatched and"
         + " ideally batched.")
-final class FilComparison extends Comparison.Common
+final class FilComparison extends ComparisonCommand
 {
     @Option(names = "--model-file", defaultValue = "examples/models/xgboost_classifier/1/xgboost.json",
         description = "An XGBoost JSON model (default ${DEFAULT-VALUE}; written by the fil module's build).")
@@ -83,14 +83,14 @@ final class FilComparison extends Comparison.Common
                 {
                     final LevelResult served = measure(server, serverInputs, n, n);
                     ingot.add(served);
-                    Comparison.print("Ingot FIL, dynamic batching", served);
+                    print("Ingot FIL, dynamic batching", served);
 
                     final RequestInputs one = RequestInputs.resolve("fil", "", directInfo.maxBatchSize(),
                         directInfo.inputs(), directInfo.outputs(), 1, Map.of(), Map.of(), 1);
                     direct.prepare(one);
                     final LevelResult plain = measure(direct, one, n, n);
                     unbatched.add(plain);
-                    Comparison.print("XGBoost direct, unbatched", plain);
+                    print("XGBoost direct, unbatched", plain);
 
                     final int size = Math.max(1, (int)Math.round(served.averageBatchSize()));
                     final RequestInputs formed = RequestInputs.resolve("fil", "", directInfo.maxBatchSize(),
@@ -98,7 +98,7 @@ final class FilComparison extends Comparison.Common
                     direct.prepare(formed);
                     final LevelResult ideal = measure(direct, formed, Math.min(instances, n), n);
                     batched.add(ideal);
-                    Comparison.print("XGBoost direct, pre-formed batches of " + size, ideal);
+                    print("XGBoost direct, pre-formed batches of " + size, ideal);
                 }
             }
         }

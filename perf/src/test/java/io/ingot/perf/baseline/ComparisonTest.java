@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class ComparisonTest
 {
-    private static Comparison.Cost cost(final String... args)
+    private static CostComparison cost(final String... args)
     {
-        final Comparison.Cost cost = new Comparison.Cost();
+        final CostComparison cost = new CostComparison();
         new CommandLine(cost).parseArgs(args);
         return cost;
     }
@@ -17,7 +17,7 @@ class ComparisonTest
     @Test
     void idealThroughputOfTheCostModel()
     {
-        final Comparison.Cost model = cost("--out", "x", "--base-us", "2000", "--per-item-us", "250",
+        final CostComparison model = cost("--out", "x", "--base-us", "2000", "--per-item-us", "250",
             "--instances", "2", "--max-batch", "16");
         // One client: one request per a + b.
         assertEquals(1e6 / 2250, model.idealThroughput(1), 1e-9);

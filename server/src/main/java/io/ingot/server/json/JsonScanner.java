@@ -5,7 +5,6 @@ import io.ingot.api.InferenceException;
 import io.netty.buffer.ByteBuf;
 
 import java.io.ByteArrayOutputStream;
-import java.util.Arrays;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -17,6 +16,10 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Nothing is recursive here; callers bound their own nesting. A number is scanned without allocating; its value is
  * read by {@link #numberAsLong}, {@link #numberAsUnsigned} or {@link #numberAsDouble}. Not thread-safe.
+ *
+ * <p>The scanner holds the position and reads tokens; strings are decoded by {@link JsonStringDecoder}, skipped values
+ * checked by {@link JsonValueSkipper}, integers converted by {@link JsonIntegerText}, each working on this scanner's
+ * position so that nothing is allocated per token.
  */
 final class JsonScanner
 {
@@ -68,6 +71,24 @@ final class JsonScanner
     int position()
     {
         return pos;
+    }
+
+    /** @param position the absolute index of the next byte, set by the decoders that read on from here */
+    void seek(final int position)
+    {
+        pos = position;
+    }
+
+    /** @return the bytes */
+    ByteBuf buffer()
+    {
+        return buf;
+    }
+
+    /** @return the index after the last byte of the JSON text */
+    int end()
+    {
+        return end;
     }
 
     /** @return true when only whitespace remains */
@@ -177,7 +198,23 @@ final class JsonScanner
     String readString()
     {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream(32);
-        readString(bytes);
+        JsonStringDecoder.decode(this, new JsonStringDecoder.ByteSink()
+        {
+            @Override
+            public void write(final int b)
+            {
+                bytes.write(b);
+            }
+
+            @Override
+            public void write(final int from, final int length)
+            {
+                for (int i = 0; i < length; i++)
+                {
+                    bytes.write(buf.getByte(from + i));
+                }
+            }
+        });
         return bytes.toString(StandardCharsets.UTF_8);
     }
 
@@ -190,7 +227,7 @@ final class JsonScanner
     int readString(final ByteBuf out)
     {
         final int before = out.writerIndex();
-        readString(new ByteSink()
+        JsonStringDecoder.decode(this, new JsonStringDecoder.ByteSink()
         {
             @Override
             public void write(final int b)
@@ -205,152 +242,6 @@ final class JsonScanner
             }
         });
         return out.writerIndex() - before;
-    }
-
-    private void readString(final ByteArrayOutputStream out)
-    {
-        readString(new ByteSink()
-        {
-            @Override
-            public void write(final int b)
-            {
-                out.write(b);
-            }
-
-            @Override
-            public void write(final int from, final int length)
-            {
-                for (int i = 0; i < length; i++)
-                {
-                    out.write(buf.getByte(from + i));
-                }
-            }
-        });
-    }
-
-    /** Where unescaped string bytes go. */
-    private interface ByteSink
-    {
-        void write(int b);
-
-        void write(int from, int length);
-    }
-
-    private void readString(final ByteSink out)
-    {
-        expect('"', "Invalid value.");
-        int run = pos;
-        while (true)
-        {
-            if (pos >= end)
-            {
-                throw error("Missing a closing quotation mark in string.");
-            }
-            final int c = buf.getByte(pos) & 0xFF;
-            if (c == '"')
-            {
-                out.write(run, pos - run);
-                pos++;
-                return;
-            }
-            if (c < 0x20)
-            {
-                throw error("Invalid encoding in string.");
-            }
-            if (c != '\\')
-            {
-                pos++;
-                continue;
-            }
-            out.write(run, pos - run);
-            pos++;
-            if (pos >= end)
-            {
-                throw error("Missing a closing quotation mark in string.");
-            }
-            final int escape = buf.getByte(pos++);
-            switch (escape)
-            {
-                case '"', '\\', '/' -> out.write(escape);
-                case 'b' -> out.write('\b');
-                case 'f' -> out.write('\f');
-                case 'n' -> out.write('\n');
-                case 'r' -> out.write('\r');
-                case 't' -> out.write('\t');
-                case 'u' -> writeUtf8(out, codePoint());
-                default -> throw error("Invalid escape character in string.");
-            }
-            run = pos;
-        }
-    }
-
-    private int codePoint()
-    {
-        final int unit = hex4();
-        if (unit >= 0xDC00 && unit <= 0xDFFF)
-        {
-            throw error("The surrogate pair in string is invalid.");
-        }
-        if (unit < 0xD800 || unit > 0xDBFF)
-        {
-            return unit;
-        }
-        if (end - pos < 6 || buf.getByte(pos) != '\\' || buf.getByte(pos + 1) != 'u')
-        {
-            throw error("The surrogate pair in string is invalid.");
-        }
-        pos += 2;
-        final int low = hex4();
-        if (low < 0xDC00 || low > 0xDFFF)
-        {
-            throw error("The surrogate pair in string is invalid.");
-        }
-        return 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-    }
-
-    private int hex4()
-    {
-        if (end - pos < 4)
-        {
-            throw error("Incorrect hex digit after \\u escape in string.");
-        }
-        int value = 0;
-        for (int i = 0; i < 4; i++)
-        {
-            final int digit = Character.digit(buf.getByte(pos++), 16);
-            if (digit < 0)
-            {
-                throw error("Incorrect hex digit after \\u escape in string.");
-            }
-            value = value << 4 | digit;
-        }
-        return value;
-    }
-
-    private static void writeUtf8(final ByteSink out, final int codePoint)
-    {
-        if (codePoint < 0x80)
-        {
-            out.write(codePoint);
-        }
-        else if (codePoint < 0x800)
-        {
-            out.write(0xC0 | codePoint >> 6);
-            out.write(0x80 | codePoint & 0x3F);
-        }
-        else if (codePoint < 0x10000)
-        {
-            out.write(0xE0 | codePoint >> 12);
-            out.write(0x80 | codePoint >> 6 & 0x3F);
-            out.write(0x80 | codePoint & 0x3F);
-        }
-        else
-        {
-            out.write(0xF0 | codePoint >> 18);
-            out.write(0x80 | codePoint >> 12 & 0x3F);
-            out.write(0x80 | codePoint >> 6 & 0x3F);
-            out.write(0x80 | codePoint & 0x3F);
-        }
     }
 
     /**
@@ -495,36 +386,7 @@ final class JsonScanner
         {
             throw new ArithmeticException("not an integer");
         }
-        int i = numberStart;
-        final boolean negative = buf.getByte(i) == '-';
-        if (negative)
-        {
-            i++;
-        }
-        // Accumulate negatively, so that Long.MIN_VALUE fits.
-        long value = 0;
-        for (; i < numberEnd; i++)
-        {
-            final int digit = buf.getByte(i) - '0';
-            if (value < (Long.MIN_VALUE + digit) / 10)
-            {
-                throw new ArithmeticException("out of range");
-            }
-            value = value * 10 - digit;
-        }
-        if (!negative)
-        {
-            if (value == Long.MIN_VALUE)
-            {
-                throw new ArithmeticException("out of range");
-            }
-            value = -value;
-        }
-        if (value < min || value > max)
-        {
-            throw new ArithmeticException("out of range");
-        }
-        return value;
+        return JsonIntegerText.toLong(buf, numberStart, numberEnd, min, max);
     }
 
     /**
@@ -533,21 +395,11 @@ final class JsonScanner
      */
     long numberAsUnsigned()
     {
-        if (!numberIntegral || buf.getByte(numberStart) == '-')
+        if (!numberIntegral)
         {
             throw new ArithmeticException("not a non-negative integer");
         }
-        long value = 0;
-        for (int i = numberStart; i < numberEnd; i++)
-        {
-            final int digit = buf.getByte(i) - '0';
-            if (Long.compareUnsigned(value, Long.divideUnsigned(-1L - digit, 10)) > 0)
-            {
-                throw new ArithmeticException("out of range");
-            }
-            value = value * 10 + digit;
-        }
-        return value;
+        return JsonIntegerText.toUnsigned(buf, numberStart, numberEnd);
     }
 
     /** @return the scanned number as a double: the closest one, or the non-finite value written */
@@ -570,7 +422,7 @@ final class JsonScanner
      */
     void skipValue(final int maxDepth)
     {
-        skip(maxDepth);
+        JsonValueSkipper.skip(this, maxDepth);
     }
 
     /**
@@ -582,103 +434,7 @@ final class JsonScanner
      */
     void skipValue()
     {
-        skip(Integer.MAX_VALUE);
-    }
-
-    private void skip(final int maxDepth)
-    {
-        // Bit d tells whether the container open at depth d is an object; grown as containers open.
-        long[] isObject = new long[1];
-        int depth = 0;
-        while (true)
-        {
-            final int kind = peekValue();
-            if (kind == OBJECT || kind == ARRAY)
-            {
-                pos++;
-                if (consume(kind == OBJECT ? '}' : ']'))
-                {
-                    // An empty container is a complete value.
-                }
-                else
-                {
-                    if (depth == maxDepth)
-                    {
-                        throw new InferenceException(ErrorCode.INVALID_ARG, "JSON nesting depth exceeds maximum "
-                            + "allowed limit (" + maxDepth + ")");
-                    }
-                    if (depth >> 6 == isObject.length)
-                    {
-                        isObject = Arrays.copyOf(isObject, isObject.length * 2);
-                    }
-                    if (kind == OBJECT)
-                    {
-                        isObject[depth >> 6] |= 1L << depth;
-                    }
-                    else
-                    {
-                        isObject[depth >> 6] &= ~(1L << depth);
-                    }
-                    depth++;
-                    if (kind == OBJECT)
-                    {
-                        memberName();
-                    }
-                    continue;
-                }
-            }
-            else if (kind == STRING)
-            {
-                readString();
-            }
-            else if (kind == NUMBER)
-            {
-                readNumber();
-            }
-            else if (kind == BOOLEAN)
-            {
-                readBoolean();
-            }
-            else
-            {
-                readNull();
-            }
-            // A value ended: close the containers that end here, or go on to the next member or element.
-            while (true)
-            {
-                if (depth == 0)
-                {
-                    return;
-                }
-                final boolean object = (isObject[(depth - 1) >> 6] & 1L << (depth - 1)) != 0;
-                if (consume(','))
-                {
-                    if (object)
-                    {
-                        memberName();
-                    }
-                    break;
-                }
-                if (consume(object ? '}' : ']'))
-                {
-                    depth--;
-                    continue;
-                }
-                throw error(object ? "Missing a comma or '}' after an object member."
-                    : "Missing a comma or ']' after an array element.");
-            }
-        }
-    }
-
-    private void memberName()
-    {
-        skipWhitespace();
-        if (pos >= end || buf.getByte(pos) != '"')
-        {
-            throw error("Missing a name for object member.");
-        }
-        readString();
-        expect(':', "Missing a colon after a name of object member.");
+        JsonValueSkipper.skip(this, Integer.MAX_VALUE);
     }
 
     /**
@@ -687,7 +443,17 @@ final class JsonScanner
      */
     InferenceException error(final String message)
     {
+        return errorAt(pos, message);
+    }
+
+    /**
+     * @param position the absolute index the error is reported at
+     * @param message  rapidjson's message
+     * @return INVALID_ARG with Triton's text and the offset of {@code position}
+     */
+    InferenceException errorAt(final int position, final String message)
+    {
         return new InferenceException(ErrorCode.INVALID_ARG, "failed to parse the request JSON buffer: " + message
-            + " at " + offset());
+            + " at " + (position - start));
     }
 }
