@@ -1,6 +1,5 @@
 package io.ingot.api;
 
-import io.ingot.backend.BackendFactory;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.device.PinnedAllocator;
 
@@ -39,7 +38,8 @@ import java.util.Set;
  *                          or {@code null} for Ingot's pooled off-heap allocator
  * @param serverName        name reported by server metadata
  * @param serverVersion     version reported by server metadata
- * @param backends          backend factories given directly, consulted before those {@link java.util.ServiceLoader}
+ * @param backends          backend factories given directly ({@code io.ingot.backend.BackendFactory}s, named
+ *                          {@link BackendPlugin} here), consulted before those {@link java.util.ServiceLoader}
  *                          finds (an embedder's own engines, or a test's recording backend)
  * @param autoCompleteConfig whether a model's backend may complete its configuration from the model file, and a model
  *                          may lack a {@code config.pbtxt} (Triton's default; {@code --strict-model-config=true} and
@@ -74,7 +74,7 @@ import java.util.Set;
 public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMemoryModels,
     ModelControlMode controlMode, Set<String> startupModels, String modelConfigName, IdleMode idleMode, int ringSize,
     PinnedAllocator pinnedAllocator, ResponseAllocator responseAllocator, String serverName, String serverVersion,
-    List<BackendFactory> backends, boolean autoCompleteConfig, boolean strictReadiness, boolean exitOnError,
+    List<BackendPlugin> backends, boolean autoCompleteConfig, boolean strictReadiness, boolean exitOnError,
     int repositoryPollSeconds, Map<String, Map<String, String>> backendConfig, long responseCacheBytes,
     long maxModelOverrideBytes, RateLimitMode rateLimitMode, List<RateLimitResource> rateLimitResources)
 {
@@ -162,7 +162,7 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         private ResponseAllocator responseAllocator;
         private String serverName = "ingot";
         private String serverVersion = "0.1.0";
-        private final List<BackendFactory> backends = new ArrayList<>();
+        private final List<BackendPlugin> backends = new ArrayList<>();
         private boolean autoCompleteConfig = true;
         private boolean strictReadiness = true;
         private boolean exitOnError;
@@ -291,12 +291,13 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         /**
          * Adds a backend without registering it in {@code META-INF/services}. Factories added here are looked up
          * before the ones on the class path, in the order added; each core built from these options shares the
-         * factory instance, so it must be thread-safe (as {@link BackendFactory} says).
+         * factory instance, so it must be thread-safe (as {@code io.ingot.backend.BackendFactory} says).
          *
-         * @param factory the backend
+         * @param factory the backend: an {@code io.ingot.backend.BackendFactory} ({@link BackendPlugin} says why the
+         *                API names it so)
          * @return this
          */
-        public Builder backend(final BackendFactory factory)
+        public Builder backend(final BackendPlugin factory)
         {
             backends.add(Objects.requireNonNull(factory, "factory"));
             return this;
