@@ -2,6 +2,7 @@ package io.ingot.api;
 
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.device.PinnedAllocator;
+import io.ingot.time.NanoClock;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -70,13 +71,17 @@ import java.util.Set;
  * @param rateLimitResources Triton's {@code --rate-limit-resource}: the units of each resource; empty (the default)
  *                          gives each resource the most any loaded instance asks for. A name given twice for one
  *                          device keeps the smaller count, as Triton does
+ * @param clock             the one clock the core, its timekeeper and servers started over it
+ *                          ({@link InferenceCore#clock()}) read; {@link NanoClock#SYSTEM} by default (its Javadoc says
+ *                          what another must do)
  */
 public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMemoryModels,
     ModelControlMode controlMode, Set<String> startupModels, String modelConfigName, IdleMode idleMode, int ringSize,
     PinnedAllocator pinnedAllocator, ResponseAllocator responseAllocator, String serverName, String serverVersion,
     List<BackendPlugin> backends, boolean autoCompleteConfig, boolean strictReadiness, boolean exitOnError,
     int repositoryPollSeconds, Map<String, Map<String, String>> backendConfig, long responseCacheBytes,
-    long maxModelOverrideBytes, RateLimitMode rateLimitMode, List<RateLimitResource> rateLimitResources)
+    long maxModelOverrideBytes, RateLimitMode rateLimitMode, List<RateLimitResource> rateLimitResources,
+    NanoClock clock)
 {
     /** Default slots per request ring. */
     public static final int DEFAULT_RING_SIZE = 1024;
@@ -102,6 +107,7 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         backends = List.copyOf(backends);
         rateLimitResources = List.copyOf(rateLimitResources);
         Objects.requireNonNull(rateLimitMode, "rateLimitMode");
+        Objects.requireNonNull(clock, "clock");
         final Map<String, Map<String, String>> frozen = new LinkedHashMap<>();
         backendConfig.forEach((backend, settings) -> frozen.put(backend, Map.copyOf(settings)));
         backendConfig = Map.copyOf(frozen);
@@ -171,6 +177,7 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         private long responseCacheBytes;
         private long maxModelOverrideBytes = DEFAULT_MAX_MODEL_OVERRIDE_BYTES;
         private RateLimitMode rateLimitMode = RateLimitMode.OFF;
+        private NanoClock clock = NanoClock.SYSTEM;
         private final List<RateLimitResource> rateLimitResources = new ArrayList<>();
 
         private Builder()
@@ -400,13 +407,24 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
             return this;
         }
 
+        /**
+         * @param time the clock the core, its timekeeper and servers started over it read (default
+         *             {@link NanoClock#SYSTEM}; see {@link NanoClock} for what another must do)
+         * @return this
+         */
+        public Builder clock(final NanoClock time)
+        {
+            clock = Objects.requireNonNull(time, "time");
+            return this;
+        }
+
         /** @return the options. */
         public CoreOptions build()
         {
             return new CoreOptions(repositories, inMemoryModels, controlMode, startupModels, modelConfigName,
                 idleMode, ringSize, pinnedAllocator, responseAllocator, serverName, serverVersion, backends,
                 autoCompleteConfig, strictReadiness, exitOnError, repositoryPollSeconds, backendConfig,
-                responseCacheBytes, maxModelOverrideBytes, rateLimitMode, rateLimitResources);
+                responseCacheBytes, maxModelOverrideBytes, rateLimitMode, rateLimitResources, clock);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.ingot.architecture;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -106,6 +107,22 @@ class ArchitectureRulesTest
             .orShould().dependOnClassesThat().resideInAnyPackage("io.netty..", "io.grpc..", "ai.onnxruntime..")
             .because("runtime holds no transport and no engine: backends plug in through the SPI, frontends use the "
                 + "public API")
+            .check(classes);
+    }
+
+    @Test
+    void theCoreAndTheIpcServerReadTimeOnlyThroughTheInjectedClock()
+    {
+        final DescribedPredicate<JavaAccess<?>> systemClock = DescribedPredicate.describe(
+            "System.nanoTime() or System.currentTimeMillis()", access ->
+                access.getTargetOwner().isEquivalentTo(System.class)
+                    && (access.getName().equals("nanoTime") || access.getName().equals("currentTimeMillis")));
+        noClasses().that(inModule("runtime")).and().resideOutsideOfPackage("io.ingot.backend.builtin..")
+            .or().resideInAPackage("io.ingot.server.ipc..")
+            .should().accessTargetWhere(systemClock)
+            .because("the core, its timekeeper and the shared-memory server read one injected clock "
+                + "(io.ingot.time.NanoClock: CoreOptions.clock, InferenceCore.clock), whose SYSTEM implementation "
+                + "alone reads the system's; the built-in test backends are engines, whose delays are real time")
             .check(classes);
     }
 

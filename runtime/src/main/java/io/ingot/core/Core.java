@@ -49,6 +49,7 @@ import io.ingot.repository.ModelRepository;
 import io.ingot.backend.ModelVersion;
 import io.ingot.repository.PreparedModel;
 import io.ingot.repository.ScanResult;
+import io.ingot.time.NanoClock;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -105,7 +106,7 @@ public final class Core implements InferenceCore
         this.normalizeContext = NormalizeContext.withGpus(PinnedAllocators.discovery().devices().stream()
             .map(CudaDevice::index).toList());
         final ThreadBell timekeeperBell = new ThreadBell();
-        this.timekeeper = new Timekeeper(timekeeperBell);
+        this.timekeeper = new Timekeeper(timekeeperBell, options.clock());
         // The timekeeper never spins without end, not even under SPINNING: it has no caller waiting on it and wakes
         // rarely, and a third spinning thread beside the instances and their callers would take a core from them.
         final IdleStrategy idle = switch (options.idleMode())
@@ -306,7 +307,7 @@ public final class Core implements InferenceCore
         try
         {
             return new ModelRuntime(context, backend, defaultAllocator, responses, options.idleMode(),
-                options.ringSize(), timekeeper, cache, rateLimiter);
+                options.ringSize(), timekeeper, cache, rateLimiter, options.clock());
         }
         catch (final Exception ex)
         {
@@ -468,6 +469,12 @@ public final class Core implements InferenceCore
     public IdleMode idleMode()
     {
         return options.idleMode();
+    }
+
+    @Override
+    public NanoClock clock()
+    {
+        return options.clock();
     }
 
     @Override

@@ -43,7 +43,7 @@ import io.ingot.scheduler.SequencePolicies;
 import io.ingot.scheduler.DynamicBatchPolicy;
 import io.ingot.scheduler.EndedRequests;
 import io.ingot.scheduler.LevelAdmission;
-import io.ingot.scheduler.NanoClock;
+import io.ingot.time.NanoClock;
 import io.ingot.scheduler.OrderedBatchPolicy;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.scheduler.SchedulerSettings;
@@ -93,6 +93,7 @@ final class ModelRuntime implements InstanceHost, ServedVersion
     private final OutputLabels labels;
     private final ModelScheduler scheduler;
     private final Timekeeper timekeeper;
+    private final NanoClock clock;
     private final OrderedDelivery ordered;
     /** {@code model_transaction_policy { decoupled: true }}: zero or many responses per request. */
     private final boolean decoupled;
@@ -105,7 +106,7 @@ final class ModelRuntime implements InstanceHost, ServedVersion
 
     ModelRuntime(final ModelContext context, final Backend backend, final ResponseAllocator defaultAllocator,
         final ResponsePool responses, final IdleMode idleMode, final int ringSize, final Timekeeper timekeeper,
-        final ResponseCache cache, final RateLimiter rateLimiter)
+        final ResponseCache cache, final RateLimiter rateLimiter, final NanoClock clock)
         throws Exception
     {
         this.name = context.modelName();
@@ -116,6 +117,7 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         this.defaultAllocator = defaultAllocator;
         this.responses = responses;
         this.timekeeper = timekeeper;
+        this.clock = clock;
         this.decoupled = config.getModelTransactionPolicy().getDecoupled();
         if (config.getOutputCount() > 63 || config.getInputCount() > 63)
         {
@@ -130,7 +132,7 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         this.sequences = config.hasSequenceBatching() ? new SequenceAdmission(config) : null;
         final BatchPolicy chosen = policyOf(settings, admission, contexts.size());
         final BatchPolicy policy = settings.preserveOrdering() ? new OrderedBatchPolicy(chosen) : chosen;
-        this.scheduler = new ModelScheduler(name, settings, policy, admission, ringSize, NanoClock.SYSTEM, timekeeper);
+        this.scheduler = new ModelScheduler(name, settings, policy, admission, ringSize, clock, timekeeper);
         this.ordered = settings.preserveOrdering() ? new OrderedDelivery(this::finish) : null;
         this.cancelHook = scheduler::requestSweep;
 
@@ -143,7 +145,8 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         try (WarmupPlan warmup = WarmupPlan.of(name, config,
             versionDirectory == null ? null : versionDirectory.getParent()))
         {
-            final WarmupRunner warmupRunner = new WarmupRunner(name, config.getMaxBatchSize(), validator::validate);
+            final WarmupRunner warmupRunner = new WarmupRunner(name, config.getMaxBatchSize(), validator::validate,
+                clock);
             for (final InstanceContext instance : contexts)
             {
                 final InstanceClaim claim = rateLimiter == null ? null : rateLimiter.register(name, instance.name(),
@@ -235,7 +238,7 @@ final class ModelRuntime implements InstanceHost, ServedVersion
                 + "(--cache-config local,size=<bytes>): its responses are not cached");
             return null;
         }
-        return new ResponseCaching(config, version, cache, stats.shared());
+        return new ResponseCaching(config, version, cache, stats.shared(), clock);
     }
 
     /** Triton's scheduler choice: the sequence batcher, the dynamic batcher, or the default scheduler. */
@@ -339,7 +342,7 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         final RequestTrace trace = request.trace();
         if (trace != null)
         {
-            trace.requestStarted(System.nanoTime());
+            trace.requestStarted(clock.nanoTime());
         }
         validator.validate(request, pending);
         // Without a sequence batcher the sequence fields stay as PendingRequest.clear() left them after the last
@@ -366,7 +369,7 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         {
             if (trace != null)
             {
-                trace.queued(System.nanoTime());
+                trace.queued(clock.nanoTime());
             }
             scheduler.submit(pending);
         }
@@ -455,6 +458,12 @@ final class ModelRuntime implements InstanceHost, ServedVersion
     }
 
     @Override
+    public NanoClock clock()
+    {
+        return clock;
+    }
+
+    @Override
     public InferenceResponse openResponse(final PendingRequest request)
     {
         final InferenceResponse response = responses.acquire();
@@ -522,7 +531,7 @@ final class ModelRuntime implements InstanceHost, ServedVersion
         final RequestTrace trace = userRequest.trace();
         if (trace != null)
         {
-            trace.requestEnded(System.nanoTime());
+            trace.requestEnded(clock.nanoTime());
         }
         RequestLifecycle.end(userRequest);
         try

@@ -9,7 +9,7 @@ import io.ingot.scheduler.BatchPolicy;
 import io.ingot.scheduler.EndedRequests;
 import io.ingot.scheduler.FormedBatch;
 import io.ingot.scheduler.LevelAdmission;
-import io.ingot.scheduler.NanoClock;
+import io.ingot.time.NanoClock;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.scheduler.SchedulerSettings;
 
@@ -537,11 +537,11 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
      */
     public boolean awaitRunOut(final long timeoutNs)
     {
-        final long deadline = System.nanoTime() + timeoutNs;
+        final long deadline = clock.nanoTime() + timeoutNs;
         long nextNudge = 0;
         while (!runOut)
         {
-            final long now = System.nanoTime();
+            final long now = clock.nanoTime();
             if (now - deadline >= 0)
             {
                 return false;

@@ -10,6 +10,7 @@ import io.ingot.api.RequestLifecycle;
 import io.ingot.api.ResponseListener;
 import io.ingot.scheduler.SchedulerSettings;
 import io.ingot.stats.ModelStatsRecorder;
+import io.ingot.time.NanoClock;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -46,6 +47,7 @@ public final class EnsembleScheduler
     private final EnsemblePlan plan;
     private final long version;
     private final InferenceCore core;
+    private final NanoClock clock;
     private final Supplier<InferenceResponse> responses;
     private final SchedulerSettings[] stepSettings;
     /** Per step its limiter, or {@code null} when the ensemble sets no limit. */
@@ -66,6 +68,7 @@ public final class EnsembleScheduler
         this.plan = plan;
         this.version = version;
         this.core = core;
+        this.clock = core.clock();
         this.responses = responses;
         this.stepSettings = new SchedulerSettings[plan.steps().length];
         for (int i = 0; i < stepSettings.length; i++)
@@ -115,6 +118,12 @@ public final class EnsembleScheduler
                 + "' is already in flight; submit it again only after its response was delivered");
         }
         flight.start();
+    }
+
+    /** @return the core's clock, which the ensemble's statistics are timed on */
+    NanoClock clock()
+    {
+        return clock;
     }
 
     static String idOf(final InferenceRequest request)
@@ -191,10 +200,10 @@ public final class EnsembleScheduler
     public void stop()
     {
         stopping = true;
-        final long deadline = System.nanoTime() + STOP_WAIT_NS;
+        final long deadline = clock.nanoTime() + STOP_WAIT_NS;
         while (inFlight.get() > 0)
         {
-            if (System.nanoTime() - deadline > 0)
+            if (clock.nanoTime() - deadline > 0)
             {
                 LOG.log(Level.WARNING, "ensemble '" + plan.name() + "': " + inFlight.get() + " request(s) still "
                     + "in flight after 60 s at stop; they are answered when their steps are");

@@ -5,6 +5,7 @@ import io.ingot.api.FailureReason;
 import io.ingot.backend.Engine;
 import io.ingot.scheduler.FormedBatch;
 import io.ingot.stats.StatsCell;
+import io.ingot.time.NanoClock;
 
 /**
  * How an instance of a decoupled model ({@code model_transaction_policy { decoupled: true }}) runs a batch: it
@@ -23,6 +24,7 @@ import io.ingot.stats.StatsCell;
 final class DecoupledExecution
 {
     private final InstanceHost host;
+    private final NanoClock clock;
     private final String instanceName;
     private final Engine engine;
     private final StatsCell stats;
@@ -33,6 +35,7 @@ final class DecoupledExecution
         final AssembledBatch staging)
     {
         this.host = host;
+        this.clock = host.clock();
         this.instanceName = instanceName;
         this.engine = engine;
         this.stats = stats;
@@ -42,14 +45,14 @@ final class DecoupledExecution
 
     void execute(final FormedBatch payload)
     {
-        final long computeStart = System.nanoTime();
+        final long computeStart = clock.nanoTime();
         long inputEnd = computeStart;
         boolean bound = false;
         Throwable failure = null;
         try
         {
             staging.assemble(payload);
-            inputEnd = System.nanoTime();
+            inputEnd = clock.nanoTime();
             senders.bind(payload, computeStart, inputEnd);
             bound = true;
             engine.execute(staging);
@@ -60,14 +63,14 @@ final class DecoupledExecution
             failure = ex;
             if (!bound)
             {
-                inputEnd = System.nanoTime();
+                inputEnd = clock.nanoTime();
                 senders.bind(payload, computeStart, inputEnd);  // assembly failed before the senders were bound
             }
         }
-        final long end = System.nanoTime();
+        final long end = clock.nanoTime();
         stats.beginUpdate();
         stats.batchExecuted(payload.batchSize(), inputEnd - computeStart, end - inputEnd, 0,
-            System.currentTimeMillis());
+            clock.currentTimeMillis());
         for (int r = 0; r < senders.count(); r++)
         {
             final RequestResponseSender sender = senders.get(r);

@@ -5,6 +5,7 @@ import io.ingot.api.ResponseAllocator;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.stats.ModelStatsRecorder;
+import io.ingot.time.NanoClock;
 
 /**
  * What an instance needs from the model version it belongs to. Called from instance threads; implementations are
@@ -23,6 +24,9 @@ public interface InstanceHost
 
     /** @return the statistics of this version. */
     ModelStatsRecorder stats();
+
+    /** @return the core's clock */
+    NanoClock clock();
 
     /**
      * @param request the request

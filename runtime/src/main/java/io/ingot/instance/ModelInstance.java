@@ -13,6 +13,7 @@ import io.ingot.device.PinnedAllocator;
 import io.ingot.scheduler.FormedBatch;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.stats.StatsCell;
+import io.ingot.time.NanoClock;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -35,6 +36,7 @@ public final class ModelInstance implements AutoCloseable
     private static final Logger LOG = System.getLogger(ModelInstance.class.getName());
 
     private final InstanceHost host;
+    private final NanoClock clock;
     private final String name;
     private final Engine engine;
     private final StatsCell stats;
@@ -54,6 +56,7 @@ public final class ModelInstance implements AutoCloseable
         final PinnedAllocator allocator)
     {
         this.host = host;
+        this.clock = host.clock();
         this.name = name;
         this.engine = engine;
         this.stats = host.stats().cell(index);
@@ -97,7 +100,7 @@ public final class ModelInstance implements AutoCloseable
             return;
         }
         final int count = payload.count();
-        final long computeStart = System.nanoTime();
+        final long computeStart = clock.nanoTime();
         final AssembledBatch batch = staging;
 
         long inputEnd = computeStart;
@@ -106,28 +109,28 @@ public final class ModelInstance implements AutoCloseable
         try
         {
             batch.assemble(payload);
-            inputEnd = System.nanoTime();
+            inputEnd = clock.nanoTime();
             engine.execute(batch);
             batch.captureStates();
-            outputStart = System.nanoTime();
+            outputStart = clock.nanoTime();
         }
         catch (final Throwable ex)
         {
             failure = ex;
             if (inputEnd == computeStart)
             {
-                inputEnd = System.nanoTime();
+                inputEnd = clock.nanoTime();
             }
-            outputStart = System.nanoTime();
+            outputStart = clock.nanoTime();
         }
 
         if (failure != null)
         {
             releaseDirectOutputs(batch);
-            final long end = System.nanoTime();
+            final long end = clock.nanoTime();
             stats.beginUpdate();
             stats.batchExecuted(payload.batchSize(), inputEnd - computeStart, outputStart - inputEnd,
-                end - outputStart, System.currentTimeMillis());
+                end - outputStart, clock.currentTimeMillis());
             for (int r = 0; r < count; r++)
             {
                 if (payload.get(r) != null)
@@ -182,14 +185,14 @@ public final class ModelInstance implements AutoCloseable
             }
             row += pending.batchSize;
         }
-        final long end = System.nanoTime();
+        final long end = clock.nanoTime();
         final long inputNs = inputEnd - computeStart;
         final long inferNs = outputStart - inputEnd;
         final long outputNs = end - outputStart;
         // The whole batch is counted before its first response leaves: a caller that reads the statistics after its
         // response sees its batch in them.
         stats.beginUpdate();
-        stats.batchExecuted(payload.batchSize(), inputNs, inferNs, outputNs, System.currentTimeMillis());
+        stats.batchExecuted(payload.batchSize(), inputNs, inferNs, outputNs, clock.currentTimeMillis());
         for (int r = 0; r < count; r++)
         {
             final PendingRequest pending = payload.get(r);

@@ -10,6 +10,7 @@ import io.ingot.backend.ResponseSender;
 import io.ingot.dispatch.ModelScheduler;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.tensor.DataType;
+import io.ingot.time.NanoClock;
 
 import java.lang.foreign.MemorySegment;
 
@@ -23,6 +24,7 @@ import java.lang.foreign.MemorySegment;
 final class RequestResponseSender implements ResponseSender
 {
     private final InstanceHost host;
+    private final NanoClock clock;
     private final ResponseSenders outputs;
     private PendingRequest pending;
     private InferenceResponse building;
@@ -39,6 +41,7 @@ final class RequestResponseSender implements ResponseSender
     RequestResponseSender(final InstanceHost host, final ResponseSenders outputs)
     {
         this.host = host;
+        this.clock = host.clock();
         this.outputs = outputs;
     }
 
@@ -217,7 +220,7 @@ final class RequestResponseSender implements ResponseSender
         pending = null;
         if (trace != null)
         {
-            final long now = System.nanoTime();
+            final long now = clock.nanoTime();
             trace.computed(computeStartNs, inputEndNs, now, now);
         }
         host.deliver(request, response);
