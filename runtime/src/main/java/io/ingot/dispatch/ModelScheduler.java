@@ -54,10 +54,18 @@ import java.util.function.Consumer;
  * (a reload replacing the version) refuses new requests the same way but lets the instances run the queue out
  * ({@link #awaitRunOut}) before the stop, so that nothing accepted is answered UNAVAILABLE.
  *
+ * <p><b>Fields.</b> The hot ones are declared in {@link ModelSchedulerFields}, each group between cache-line padding
+ * (the Disruptor's habit): read by every producer's submit, written rarely — {@code watcher} (the bell of the role
+ * holder that waits, or {@code null}), {@code refusing} (set by a stop or a retirement), {@code stopping},
+ * {@code sweepRequested} (a cancellation or an early deadline for the watcher, a follower or the timekeeper) and
+ * {@code timekeeperWakeNs} (when the timekeeper next sweeps this model); written by the role holder after every drain
+ * and dispatch — {@code queued} (the policy's queue length, a release store). The role ({@code role}), the seats
+ * (set once, before any request) and {@code runOut} (retiring) are declared below with the final fields.
+ *
  * <p>Thread-safe: {@link #submit} and {@link #requestSweep} from any thread; the role operations from instances and
  * the timekeeper.
  */
-public final class ModelScheduler extends SchedulerFields.PadAfter
+public final class ModelScheduler extends ModelSchedulerFields.PadAfter
 {
     /** {@link #roleHolder()}: nobody holds the role. */
     public static final int FREE = 0;
@@ -78,7 +86,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     {
         try
         {
-            QUEUED = MethodHandles.lookup().findVarHandle(SchedulerFields.HolderWritten.class, "queued", int.class);
+            QUEUED = MethodHandles.lookup().findVarHandle(ModelSchedulerFields.HolderWritten.class, "queued", int.class);
         }
         catch (final ReflectiveOperationException ex)
         {
