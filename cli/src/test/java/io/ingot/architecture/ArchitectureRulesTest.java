@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -107,6 +109,45 @@ class ArchitectureRulesTest
             .orShould().dependOnClassesThat().resideInAnyPackage("io.netty..", "io.grpc..", "ai.onnxruntime..")
             .because("runtime holds no transport and no engine: backends plug in through the SPI, frontends use the "
                 + "public API")
+            .check(classes);
+    }
+
+    /**
+     * The path of a request (ARCHITECTURE.md): an instance opens its responses and allocates their outputs from what
+     * it was built with, and calls back into the core only to hand each finished response to one
+     * {@code ResponseDelivery}. Checked three ways: the instance package names nothing of {@code io.ingot.core}; of
+     * the interfaces it calls, the core implements {@code ResponseDelivery} alone; and it calls no interface through
+     * which a lambda of the core's would be a callback unseen by the second check ({@code java.util.function}, and
+     * the dispatch package's, where the answering of ended requests was one).
+     */
+    @Test
+    void instancesCallBackIntoTheCoreOnlyThroughTheResponseDelivery()
+    {
+        final String instance = "io.ingot.instance";
+        final String delivery = instance + ".ResponseDelivery";
+        noClasses().that().resideInAPackage(instance)
+            .should().dependOnClassesThat().resideInAPackage("io.ingot.core..")
+            .because("an instance is built from HostedModel and calls the core only through ResponseDelivery")
+            .check(classes);
+        final Set<String> called = new TreeSet<>();
+        classes.stream().filter(javaClass -> javaClass.getPackageName().equals(instance))
+            .flatMap(javaClass -> javaClass.getAccessesFromSelf().stream())
+            .map(access -> access.getTargetOwner())
+            .filter(JavaClass::isInterface)
+            .forEach(owner -> called.add(owner.getName()));
+        assertTrue(called.contains(delivery), "the instance package delivers through " + delivery + ": " + called);
+        noClasses().that().resideInAPackage("io.ingot.core..")
+            .should().implement(DescribedPredicate.describe("an interface the instance package calls, other than "
+                + "ResponseDelivery", (JavaClass type) -> called.contains(type.getName())
+                    && !type.getName().equals(delivery)))
+            .because("the instance package calls back into the core through ResponseDelivery alone")
+            .check(classes);
+        noClasses().that().resideInAPackage(instance)
+            .should().callMethodWhere(DescribedPredicate.describe("the target is an interface of java.util.function "
+                + "or io.ingot.dispatch", call -> call.getTargetOwner().isInterface()
+                    && (call.getTargetOwner().getPackageName().equals("java.util.function")
+                        || call.getTargetOwner().getPackageName().equals("io.ingot.dispatch"))))
+            .because("a lambda of the core's passed as such an interface would be a second way back into the core")
             .check(classes);
     }
 

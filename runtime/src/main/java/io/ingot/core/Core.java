@@ -50,6 +50,8 @@ import io.ingot.backend.ModelVersion;
 import io.ingot.repository.PreparedModel;
 import io.ingot.repository.ScanResult;
 import io.ingot.time.NanoClock;
+import io.ingot.instance.PooledResponseAllocator;
+import io.ingot.instance.ResponsePool;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;

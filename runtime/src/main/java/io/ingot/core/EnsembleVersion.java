@@ -10,6 +10,7 @@ import io.ingot.ensemble.EnsemblePlan;
 import io.ingot.ensemble.EnsembleScheduler;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.time.NanoClock;
+import io.ingot.instance.ResponsePool;
 
 import java.util.List;
 

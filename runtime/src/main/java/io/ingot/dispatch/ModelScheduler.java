@@ -86,7 +86,8 @@ public final class ModelScheduler extends ModelSchedulerFields.PadAfter
     {
         try
         {
-            QUEUED = MethodHandles.lookup().findVarHandle(ModelSchedulerFields.HolderWritten.class, "queued", int.class);
+            QUEUED = MethodHandles.lookup().findVarHandle(ModelSchedulerFields.HolderWritten.class, "queued",
+                int.class);
         }
         catch (final ReflectiveOperationException ex)
         {

@@ -23,7 +23,7 @@ import io.ingot.time.NanoClock;
  */
 final class DecoupledExecution
 {
-    private final InstanceHost host;
+    private final HostedModel model;
     private final NanoClock clock;
     private final String instanceName;
     private final Engine engine;
@@ -31,11 +31,11 @@ final class DecoupledExecution
     private final AssembledBatch staging;
     private final ResponseSenders senders;
 
-    DecoupledExecution(final InstanceHost host, final String instanceName, final Engine engine, final StatsCell stats,
+    DecoupledExecution(final HostedModel model, final String instanceName, final Engine engine, final StatsCell stats,
         final AssembledBatch staging)
     {
-        this.host = host;
-        this.clock = host.clock();
+        this.model = model;
+        this.clock = model.clock();
         this.instanceName = instanceName;
         this.engine = engine;
         this.stats = stats;
@@ -89,7 +89,7 @@ final class DecoupledExecution
             }
         }
         stats.endUpdate();
-        final String message = failure == null ? null : "model '" + host.modelName() + "' version " + host.version()
+        final String message = failure == null ? null : "model '" + model.name() + "' version " + model.version()
             + " instance " + instanceName + " failed to execute a batch of " + payload.batchSize() + ": "
             + ModelInstance.describe(failure);
         for (int r = 0; r < senders.count(); r++)

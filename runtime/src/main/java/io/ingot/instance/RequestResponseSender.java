@@ -16,14 +16,15 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The {@link ResponseSender} of one row of a decoupled model's batch, reused for every batch of its instance. It
- * builds each response in the request's own memory and hands it to the model ({@link InstanceHost#deliverPartial},
- * or {@link InstanceHost#deliver} for the final), then forgets the request once its final is out: from that moment
+ * builds each response in the request's own memory and hands it to the model's {@link ResponseDelivery} (flagged
+ * final or not) as it is sent, then forgets the request once its final is out: from that moment
  * the caller may resubmit it, so what the statistics and the trace need is captured when the row is bound.
  * Not thread-safe: one sending thread at a time, as the SPI says.
  */
 final class RequestResponseSender implements ResponseSender
 {
-    private final InstanceHost host;
+    private final HostedModel model;
+    private final ResponseDelivery delivery;
     private final NanoClock clock;
     private final ResponseSenders outputs;
     private PendingRequest pending;
@@ -38,10 +39,11 @@ final class RequestResponseSender implements ResponseSender
     int batchSize;
     RequestTrace trace;
 
-    RequestResponseSender(final InstanceHost host, final ResponseSenders outputs)
+    RequestResponseSender(final HostedModel model, final ResponseSenders outputs)
     {
-        this.host = host;
-        this.clock = host.clock();
+        this.model = model;
+        this.delivery = model.delivery();
+        this.clock = model.clock();
         this.outputs = outputs;
     }
 
@@ -63,7 +65,7 @@ final class RequestResponseSender implements ResponseSender
     public MemorySegment allocateOutput(final String name, final long[] shape)
     {
         final int index = outputs.index(name);
-        return allocate(index, shape, OutputSizes.fixedByteSize(host.modelName(), name, outputs.type(index), shape));
+        return allocate(index, shape, OutputSizes.fixedByteSize(model.name(), name, outputs.type(index), shape));
     }
 
     @Override
@@ -77,7 +79,7 @@ final class RequestResponseSender implements ResponseSender
         requireOpen();
         if ((allocatedOutputs & (1L << index)) != 0)
         {
-            throw new IllegalArgumentException("output '" + outputs.name(index) + "' of model '" + host.modelName()
+            throw new IllegalArgumentException("output '" + outputs.name(index) + "' of model '" + model.name()
                 + "' was already allocated for this response; send it before allocating the next one");
         }
         allocatedOutputs |= 1L << index;
@@ -87,9 +89,9 @@ final class RequestResponseSender implements ResponseSender
         }
         if (building == null)
         {
-            building = host.openResponse(pending);
+            building = model.openResponse(pending);
         }
-        final ResponseAllocator allocator = host.allocatorFor(pending);
+        final ResponseAllocator allocator = model.allocatorFor(pending);
         final String name = outputs.name(index);
         final DataType type = outputs.type(index);
         final MemorySegment memory = allocator.allocate(name, type, shape, byteSize);
@@ -97,7 +99,7 @@ final class RequestResponseSender implements ResponseSender
         {
             throw new IllegalStateException("response allocator returned "
                 + (memory == null ? "null" : memory.byteSize() + " bytes") + " for output '" + name + "' of model '"
-                + host.modelName() + "', which needs " + byteSize + " bytes");
+                + model.name() + "', which needs " + byteSize + " bytes");
         }
         final MemorySegment exact = memory.byteSize() == byteSize ? memory : memory.asSlice(0, byteSize);
         ResponseAssembly.addOutput(building, name, type, shape, shape.length, exact, memory, allocator);
@@ -114,7 +116,7 @@ final class RequestResponseSender implements ResponseSender
             complete = last;
             return;
         }
-        final InferenceResponse response = building != null ? building : host.openResponse(pending);
+        final InferenceResponse response = building != null ? building : model.openResponse(pending);
         building = null;
         if (last)
         {
@@ -122,7 +124,7 @@ final class RequestResponseSender implements ResponseSender
         }
         else
         {
-            host.deliverPartial(pending, response);
+            delivery.deliver(pending, response, false);
         }
     }
 
@@ -160,7 +162,7 @@ final class RequestResponseSender implements ResponseSender
     @Override
     public boolean isCancelled()
     {
-        return complete || pending.isCancelled() || host.isStopping();
+        return complete || pending.isCancelled() || model.isStopping();
     }
 
     /**
@@ -177,7 +179,7 @@ final class RequestResponseSender implements ResponseSender
             return;
         }
         discardUnsent();
-        final InferenceResponse response = host.openResponse(pending);
+        final InferenceResponse response = model.openResponse(pending);
         ResponseAssembly.fail(response, new InferenceException(code, message, cause));
         deliverFinal(response);
     }
@@ -192,10 +194,10 @@ final class RequestResponseSender implements ResponseSender
         final String id = ModelScheduler.idOf(pending.request);
         if (pending.isCancelled())
         {
-            failIfOpen(ErrorCode.CANCELLED, "[request id: " + id + "] Request for model '" + host.modelName()
+            failIfOpen(ErrorCode.CANCELLED, "[request id: " + id + "] Request for model '" + model.name()
                 + "' was cancelled", null);
         }
-        else if (host.isStopping())
+        else if (model.isStopping())
         {
             failIfOpen(ErrorCode.UNAVAILABLE, "[request id: " + id + "] Server is stopping, scheduler for model has "
                 + "stopped accepting new inference requests", null);
@@ -223,7 +225,7 @@ final class RequestResponseSender implements ResponseSender
             final long now = clock.nanoTime();
             trace.computed(computeStartNs, inputEndNs, now, now);
         }
-        host.deliver(request, response);
+        delivery.deliver(request, response, true);
     }
 
     private void discardUnsent()
@@ -240,7 +242,7 @@ final class RequestResponseSender implements ResponseSender
     {
         if (complete)
         {
-            throw new IllegalStateException("model '" + host.modelName() + "': the request's final response was "
+            throw new IllegalStateException("model '" + model.name() + "': the request's final response was "
                 + "already sent; nothing more may be sent for it");
         }
     }
