@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The plain-Python baseline of docs/benchmarks/python-backend.md: a Triton model's execute() called in a loop.
 
-Each call gets what the stub would hand it, one request of [1, 16] FP32 INPUT0 and INPUT1 as pb_utils tensors, built
-inside the timed region as the stub builds them; nothing else (no server, no shared memory, no other process). The
-time per call is what the model itself costs, the floor under any serving of it.
+Each call gets what the stub would hand it, one request of [1, 16] FP32 tensors (one per input of the model's
+config.pbtxt: INPUT0 and INPUT1 for add_sub, IN for benchmarks/python/models/empty) as pb_utils tensors, built inside
+the timed region as the stub builds them; nothing else (no server, no shared memory, no other process). The time per
+call is what the model itself costs, the floor under any serving of it.
 
     python3 benchmarks/python/direct_loop.py examples/models/add_sub_python --requests 20000 --json out.json
 
@@ -26,13 +27,15 @@ import triton_python_backend_utils as pb_utils  # noqa: E402
 
 
 def model_config(model_dir):
-    """The config.pbtxt fields an add_sub-like model reads in initialize: its name and the outputs' types."""
+    """The config.pbtxt fields such a model reads in initialize: its name, inputs and outputs (FP32 [16] each)."""
     with open(os.path.join(model_dir, "config.pbtxt"), encoding="utf-8") as text:
         pbtxt = text.read()
     name = re.search(r'^name:\s*"([^"]+)"', pbtxt, re.M).group(1)
-    outputs = pbtxt[pbtxt.index("output"):]
-    tensors = re.findall(r'name:\s*"([^"]+)"\s+data_type:\s*(TYPE_\w+)', outputs)
-    return {"name": name, "input": [], "output": [{"name": n, "data_type": t, "dims": [16]} for n, t in tensors]}
+    split = pbtxt.index("output")
+    tensors = r'name:\s*"([^"]+)"\s+data_type:\s*(TYPE_\w+)'
+    return {"name": name,
+            "input": [{"name": n, "data_type": t, "dims": [16]} for n, t in re.findall(tensors, pbtxt[:split])],
+            "output": [{"name": n, "data_type": t, "dims": [16]} for n, t in re.findall(tensors, pbtxt[split:])]}
 
 
 def main(argv):
@@ -48,24 +51,26 @@ def main(argv):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     model = module.TritonPythonModel()
-    model.initialize({"model_config": json.dumps(config), "model_instance_kind": "CPU",
-                      "model_instance_name": config["name"] + "_0", "model_instance_device_id": "0",
-                      "model_repository": os.path.abspath(args.model_dir), "model_version": "1",
-                      "model_name": config["name"]})
+    if hasattr(model, "initialize"):
+        model.initialize({"model_config": json.dumps(config), "model_instance_kind": "CPU",
+                          "model_instance_name": config["name"] + "_0", "model_instance_device_id": "0",
+                          "model_repository": os.path.abspath(args.model_dir), "model_version": "1",
+                          "model_name": config["name"]})
     generator = np.random.RandomState(18)
-    a = generator.rand(1, 16).astype(np.float32)
-    b = generator.rand(1, 16).astype(np.float32)
+    arrays = [(entry["name"], generator.rand(1, 16).astype(np.float32)) for entry in config["input"]]
     requested = [output["name"] for output in config["output"]]
     times = []
     for i in range(args.warmup + args.requests):
         start = time.perf_counter_ns()
-        request = pb_utils.InferenceRequest._of([pb_utils.Tensor._of("INPUT0", a, 11),
-                                                 pb_utils.Tensor._of("INPUT1", b, 11)], requested, config["name"])
+        request = pb_utils.InferenceRequest._of([pb_utils.Tensor._of(name, array, 11) for name, array in arrays],
+                                                requested, config["name"])
         responses = model.execute([request])
         elapsed = time.perf_counter_ns() - start
         if i >= args.warmup:
             times.append(elapsed)
-    assert np.array_equal(responses[0].output_tensors()[0].as_numpy(), a + b)
+    first = responses[0].output_tensors()[0].as_numpy()
+    expected = arrays[0][1] + arrays[1][1] if len(arrays) == 2 else arrays[0][1]
+    assert np.array_equal(first, expected), "the model answered %s" % first
     times.sort()
 
     def percentile(p):

@@ -6,13 +6,15 @@ REGION is the instance's shared-memory file (mode 0600, created by the server; p
 header, a ring to the stub, a ring to the server, and two data areas, one the server allocates (request inputs, BLS
 outputs) and one this process allocates (response outputs, BLS inputs). The rings are Agrona one-to-one rings, read
 and written with the ring classes of `ingot_ipc.py` (Ingot's shared-memory client), which state the memory-ordering
-argument. MODE is MODEL_INSTANCE_STUB (serve the model) or AUTOCOMPLETE_STUB (run `auto_complete_config` once and
-exit), as Triton names its stub kinds.
+argument; `ingot_stub_link.py` frames the records and lets the model's threads share the link. MODE is
+MODEL_INSTANCE_STUB (serve the model) or AUTOCOMPLETE_STUB (run `auto_complete_config` once and exit), as Triton names
+its stub kinds.
 
 The server rings this process's doorbell after every record; this process rings the server's after every record.
 A thread increments the heartbeat every 100 ms and ends the process when the server process is gone.
 """
 
+import base64
 import gc
 import importlib.util
 import json
@@ -28,89 +30,17 @@ import weakref
 import numpy as np
 
 import ingot_ipc
+import ingot_stub_link as link
 import triton_python_backend_utils as pb_utils
-
-# ------------------------------------------------------------------------------------- layout (python/README.md)
-
-MAGIC = 0x425950544F474E49  # the ASCII bytes "INGOTPYB" as a little-endian int64
-VERSION = 1
-_H_VERSION = 8
-_H_FILE_LENGTH = 16
-_H_TO_STUB_CAPACITY = 24
-_H_TO_PARENT_CAPACITY = 28
-_H_TO_STUB_OFFSET = 32
-_H_TO_PARENT_OFFSET = 40
-_H_PARENT_AREA_OFFSET = 48
-_H_PARENT_AREA_LENGTH = 56
-_H_STUB_AREA_OFFSET = 64
-_H_STUB_AREA_LENGTH = 72
-_H_PARENT_PID = 80
-_H_STUB_PID = 128
-_H_STUB_HEARTBEAT = 136
-_H_STUB_DOORBELL = 256
-_H_PARENT_DOORBELL = 384
-
-# Record types. A type with INDIRECT set carries (offset, length) of its body in a data area instead of the body.
-INDIRECT = 0x10000
-INIT, EXECUTE, BLS_RESPONSE, FINALIZE = 1, 2, 3, 4
-HELLO, INIT_RESULT, EXECUTE_RESULT, BLS_REQUEST, BLS_RELEASE, FINALIZE_RESULT = 101, 102, 103, 104, 105, 106
-
-# Status codes: Ingot's IPC status numbers (0 OK, then Triton's categories in the order of Ingot's ErrorCode).
-OK, S_INVALID_ARG, S_NOT_FOUND, S_UNAVAILABLE, S_INTERNAL, S_CANCELLED, S_UNSUPPORTED, S_ALREADY_EXISTS, S_UNKNOWN = \
-    range(9)
-# pb_utils.TritonError code -> status, and back.
-_STATUS_OF_CODE = {pb_utils.TritonError.UNKNOWN: S_UNKNOWN, pb_utils.TritonError.INTERNAL: S_INTERNAL,
-                   pb_utils.TritonError.NOT_FOUND: S_NOT_FOUND, pb_utils.TritonError.INVALID_ARG: S_INVALID_ARG,
-                   pb_utils.TritonError.UNAVAILABLE: S_UNAVAILABLE, pb_utils.TritonError.UNSUPPORTED: S_UNSUPPORTED,
-                   pb_utils.TritonError.ALREADY_EXISTS: S_ALREADY_EXISTS,
-                   pb_utils.TritonError.CANCELLED: S_CANCELLED}
-_CODE_OF_STATUS = {status: code for code, status in _STATUS_OF_CODE.items()}
-
-_U32 = struct.Struct("<I")
-_I32 = struct.Struct("<i")
-_INDIRECT_BODY = struct.Struct("<qq")
-_TENSOR_ENTRY = struct.Struct("<HBBiqq")        # name length, datatype, rank, reserved, offset, length; then dims, name
-_NAME_HEADER = struct.Struct("<H6x")            # an output name: length, then the name padded to 8
-_EXECUTE_HEADER = struct.Struct("<IHH")         # request count, output-name count, flags
-_REQUEST_HEADER = struct.Struct("<HHI")         # input count, reserved, reserved
-_RESULT_HEADER = struct.Struct("<iIII")         # status, response count, message length, reserved
-_RESPONSE_HEADER = struct.Struct("<iHHII")      # status, output count, reserved, message length, reserved
-_BLS_REQUEST_HEADER = struct.Struct("<QqqHHHH")  # id, version, timeout us, model/id/input/output counts
-_BLS_RESPONSE_HEADER = struct.Struct("<QiHH")   # id, status, message length, output count
-_STATUS_TEXT = struct.Struct("<iI")             # status, text length; then the text
-_DIMS = [struct.Struct("<%dq" % rank) for rank in range(9)]
-_MAX_MESSAGE = 4096                             # bytes of an error message written into a frame
-_SPINS = 200                                    # empty polls before sleeping on the doorbell
-
-_BYTES = 13
-
-
-def _align8(value):
-    return (value + 7) & ~7
-
-
-def _name_entry(name):
-    data = name.encode("utf-8")
-    return _NAME_HEADER.pack(len(data)) + data + b"\0" * (_align8(len(data)) - len(data))
-
-
-def _text(value, limit=_MAX_MESSAGE):
-    data = value.encode("utf-8", "replace")
-    if len(data) > limit:
-        data = data[:limit - 3].decode("utf-8", "ignore").encode("utf-8") + b"..."
-    return data
-
-
-def _padded(data):
-    return data + b"\0" * (_align8(len(data)) - len(data))
 
 
 def describe_exception(error):
     """An exception as Triton's stub reports it: 'Type: message', then the frames innermost first."""
     lines = ["%s: %s" % (type(error).__name__, error)]
     # The model's frames only: the stub's and importlib's own say nothing to its author.
+    own = (__file__, link.__file__, pb_utils.__file__)
     frames = [frame for frame in traceback.extract_tb(error.__traceback__)
-              if frame.filename != __file__ and not frame.filename.startswith("<frozen")]
+              if frame.filename not in own and not frame.filename.startswith("<frozen")]
     if frames:
         lines.append("")
         lines.append("At:")
@@ -125,173 +55,46 @@ def _yield_to_the_loop():
     yield
 
 
-class StubError(Exception):
-    """A failure of the protocol or of shared memory, reported to the server as an error."""
+def _close_senders(requests):
+    """Closes the requests' senders (a function of its own, so that no loop variable of the caller's keeps the last
+    request, and with it the batch's input block, alive)."""
+    for request in requests:
+        request._state.closed = True
 
 
-# --------------------------------------------------------------------------------------------------- the region
+class _Pending:
+    """What finalizers queue for the server (they may run on any thread, inside any call, so they only append):
+    BLS responses and input batches the model dropped, metric objects it deleted, senders it dropped unclosed."""
 
-class Region:
-    """The instance's shared-memory file, mapped: header fields, the two rings, the two data areas."""
+    def __init__(self):
+        self.released_bls = []
+        self.released_batches = []
+        self.calls = []
+        self.dropped = []
 
-    def __init__(self, path):
-        fd = os.open(path, os.O_RDWR)
-        try:
-            size = os.fstat(fd).st_size
-            import mmap
-            self.mm = mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
-        finally:
-            os.close(fd)
-        m = self.memory = ingot_ipc._Memory(self.mm)
-        if m.load64(0) != MAGIC or m.load32(_H_VERSION) != VERSION or m.load64(_H_FILE_LENGTH) != size:
-            raise StubError("%s is not an Ingot Python-backend region of layout version %d" % (path, VERSION))
-        self.size = size
-        self.base_address = m.base_address
-        self.to_stub = ingot_ipc._RingReader(m, m.load64(_H_TO_STUB_OFFSET), m.load32(_H_TO_STUB_CAPACITY))
-        self.to_parent = ingot_ipc._RingWriter(m, m.load64(_H_TO_PARENT_OFFSET), m.load32(_H_TO_PARENT_CAPACITY))
-        self.parent_area = (m.load64(_H_PARENT_AREA_OFFSET), m.load64(_H_PARENT_AREA_LENGTH))
-        self.stub_area = (m.load64(_H_STUB_AREA_OFFSET), m.load64(_H_STUB_AREA_LENGTH))
-        self.allocator = ingot_ipc._Allocator(*self.stub_area)
-        self.futex = ingot_ipc._Futex(m)
-        self.parent_pid = m.load64(_H_PARENT_PID)
-
-    def offset_of(self, array):
-        """The file offset of a C-contiguous array that lies in this mapping, else None."""
-        if not array.flags.c_contiguous:
-            return None
-        address = array.__array_interface__["data"][0] - self.base_address
-        if 0 <= address and address + array.nbytes <= self.size:
-            return address
-        return None
-
-    def check_span(self, offset, length, what):
-        if offset < 0 or length < 0 or offset + length > self.size or offset < self.parent_area[0]:
-            raise StubError("%s at offset %d, length %d lies outside the data areas" % (what, offset, length))
-
-    def allocate(self, nbytes, what):
-        offset = self.allocator.allocate(nbytes)
-        if offset is None:
-            raise pb_utils.TritonModelException(
-                "%s needs %d bytes of shared memory, but the instance's stub area has %d of %d free; raise the "
-                "model's parameter INGOT_SHM_BYTES" % (what, nbytes, self.allocator.free_bytes(), self.stub_area[1]))
-        return offset
-
-    def ring_parent(self):
-        self.futex.bump_and_wake(_H_PARENT_DOORBELL)
-
-    def send(self, record_type, body):
-        """Writes one record to the server (through the stub area when it is too long for the ring), waiting while
-        the ring is full."""
-        if len(body) > self.to_parent.max_message:
-            offset = self.allocate(len(body), "a frame of %d bytes" % len(body))
-            self.mm[offset:offset + len(body)] = body
-            body = _INDIRECT_BODY.pack(offset, len(body))
-            record_type |= INDIRECT
-        while not self.to_parent.write(record_type, body):
-            self.ring_parent()
-            time.sleep(50e-6)
-        self.ring_parent()
-
-    def next_record(self, timeout=None):
-        """Waits for the next record from the server: (type, file offset of its body, length), the body moved out
-        of the ring for INDIRECT records. Returns None when `timeout` seconds pass first."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        spins = 0
-        found = []
-        while True:
-            if self.to_stub.read(lambda t, o, n: found.append((t, o, n)), 1):
-                record_type, offset, length = found[0]
-                if record_type & INDIRECT:
-                    offset, length = _INDIRECT_BODY.unpack_from(self.mm, offset)
-                    self.check_span(offset, length, "an indirect frame")
-                    return record_type & ~INDIRECT, offset, length
-                return record_type, offset, length
-            spins += 1
-            if spins < _SPINS:
-                continue
-            seen = self.memory.load32(_H_STUB_DOORBELL)
-            if self.to_stub.has_record():
-                continue
-            wait = 0.1
-            if deadline is not None:
-                wait = deadline - time.monotonic()
-                if wait <= 0:
-                    return None
-                wait = min(wait, 0.1)
-            self.futex.wait(_H_STUB_DOORBELL, seen, wait)
+    @staticmethod
+    def take(items):
+        taken = items[:]
+        del items[:len(taken)]  # in place: finalizers hold the list's append
+        return taken
 
 
-# ---------------------------------------------------------------------------------------------------- tensors
+class _BlsCall:
+    """A BLS request in flight: what must stay alive until its final response (its inputs' memory), and where its
+    responses go."""
 
-def read_tensors(region, offset, count, block=None):
-    """Parses `count` tensor entries at `offset`: a list of pb_utils.Tensor over shared memory, and the offset after
-    the entries. With `block` (a uint8 array over part of the region), views are made of it, so that the block lives
-    as long as any of them."""
-    mm = region.mm
-    tensors = []
-    for _ in range(count):
-        name_length, code, rank, _, data_offset, length = _TENSOR_ENTRY.unpack_from(mm, offset)
-        dims = _DIMS[rank].unpack_from(mm, offset + 24)
-        name_at = offset + 24 + 8 * rank
-        name = mm[name_at:name_at + name_length].decode("utf-8")
-        offset = name_at + _align8(name_length)
-        region.check_span(data_offset, length, "tensor '%s'" % name)
-        if code == _BYTES:
-            array = pb_utils.deserialize_bytes_tensor(mm[data_offset:data_offset + length]).reshape(dims)
-        else:
-            dtype = pb_utils._NUMPY_BY_CODE[code]
-            if block is not None:
-                start = data_offset - block_start(region, block)
-                array = block[start:start + length].view(dtype).reshape(dims)
-            else:
-                array = np.ndarray(dims, dtype, mm, data_offset)
-        tensors.append(pb_utils.Tensor._of(name, array, code))
-    return tensors, offset
+    __slots__ = ("allocations", "keep", "future", "loop", "stream")
 
+    def __init__(self, allocations, keep, future=None, loop=None, stream=False):
+        self.allocations = allocations
+        self.keep = keep
+        self.future = future
+        self.loop = loop
+        self.stream = stream
 
-def block_start(region, block):
-    return block.__array_interface__["data"][0] - region.base_address
-
-
-def place_tensors(region, tensors, what, allocations=None):
-    """Makes sure every tensor lies in shared memory (copying it into the stub area once if not) and returns the
-    packed tensor entries."""
-    parts = []
-    mm = region.mm
-    for tensor in tensors:
-        array = tensor._array
-        code = tensor._code
-        if code == _BYTES:
-            data = pb_utils.serialize_byte_tensor(array)
-            data = b"" if data == () else data
-            length = len(data)
-            offset = region.allocate(length, "%s '%s'" % (what, tensor._name))
-            mm[offset:offset + length] = data
-            if allocations is not None:
-                allocations.append(offset)
-        else:
-            length = array.nbytes
-            offset = region.offset_of(array)
-            if offset is None:
-                offset = region.allocate(length, "%s '%s'" % (what, tensor._name))
-                mm[offset:offset + length] = memoryview(array).cast("B")  # one copy; the array is C-contiguous
-                if allocations is not None:
-                    allocations.append(offset)
-        name = tensor._name.encode("utf-8")
-        rank = array.ndim
-        if rank > 8:
-            raise pb_utils.TritonModelException("%s '%s' has rank %d; Ingot carries tensors of rank 8 at most"
-                                                % (what, tensor._name, rank))
-        parts.append(_TENSOR_ENTRY.pack(len(name), code, rank, 0, offset, length))
-        parts.append(_DIMS[rank].pack(*array.shape))
-        parts.append(_padded(name))
-    return parts
-
-
-# ---------------------------------------------------------------------------------------------------- the stub
 
 class Stub:
-    """Serves one model instance: INIT, then EXECUTEs with the BLS calls they make, then FINALIZE."""
+    """Serves one model instance: INIT, then EXECUTEs with the calls they make, then FINALIZE."""
 
     def __init__(self, region, model_file, model_name, version, instance_name):
         self.region = region
@@ -301,13 +104,21 @@ class Stub:
         self.instance_name = instance_name
         self.model = None
         self.loop = None
-        self.executing = False
-        self.next_bls_id = 1
-        self.bls_sync = set()     # BLS ids an exec() call is waiting for
-        self.bls_done = {}        # BLS id -> InferenceResponse of such a call, once it arrived
-        self.bls_waiting = {}     # BLS id -> asyncio future of async_exec
-        self.released = []        # BLS ids whose outputs the model no longer references
+        self.background_loop = None
+        self.decoupled = False
+        self.initialized = False
+        self.finalizing = False
+        self.output_names = []
+        self.lock = threading.Lock()   # ids and the BLS table
+        self.next_id = 1
+        self.bls = {}                  # BLS id -> _BlsCall
+        self.abandoned = set()         # ids of decoupled BLS streams whose iterator the model dropped
+        self.result_allocations = []   # the last EXECUTE_RESULT's, freed when the next batch arrives
+        self.pending = _Pending()
+        self.blocks = {}               # batch id -> weak reference to its input block, until the model drops it
+        self.names_by_mask = {}        # requested-output bits -> their names
         self.used_async = False
+        self.inbox = link.Inbox(region, self.dispatch, self.flush)
         pb_utils._runtime = self
 
     # ----------------------------------------------------------------------------------------- life cycle
@@ -336,6 +147,9 @@ class Stub:
         return model_class
 
     def initialize(self, args):
+        config = json.loads(args.get("model_config", "{}"))
+        self.decoupled = pb_utils.using_decoupled_model_transaction_policy(config)
+        self.output_names = [output["name"] for output in config.get("output", ())]
         model_class = self.import_model()
         self.model = model_class()
         if not hasattr(self.model, "execute"):
@@ -343,6 +157,7 @@ class Stub:
                                                 % self.model_file)
         if hasattr(self.model, "initialize"):
             self.run(self.model.initialize(args))
+        self.initialized = True
 
     def auto_complete(self, config_json):
         model_class = self.import_model()
@@ -355,6 +170,7 @@ class Stub:
         return json.dumps(config.as_dict())
 
     def finalize(self):
+        self.finalizing = True
         if self.model is not None and hasattr(self.model, "finalize"):
             self.run(self.model.finalize())
 
@@ -371,56 +187,148 @@ class Stub:
 
     # --------------------------------------------------------------------------------------------- execute
 
-    def execute(self, offset):
+    def parse_batch(self, body):
+        """The EXECUTE body: the requests, their inputs views of the batch's one block of the input area, whose release
+        the server learns of once the model holds no array over it."""
         region = self.region
-        mm = region.mm
-        region.allocator = ingot_ipc._Allocator(*region.stub_area)  # the last result's space is free again
-        request_count, name_count, _ = _EXECUTE_HEADER.unpack_from(mm, offset)
-        offset += 8
-        requested = []
-        for _ in range(name_count):
-            length = _NAME_HEADER.unpack_from(mm, offset)[0]
-            requested.append(mm[offset + 8:offset + 8 + length].decode("utf-8"))
-            offset += 8 + _align8(length)
+        request_count, _, flags, batch_id, block_offset, block_length = link.EXECUTE_HEADER.unpack_from(body, 0)
+        offset = link.EXECUTE_HEADER.size
+        region.check_span(block_offset, block_length, "a batch's inputs")
+        block = np.frombuffer(region.mm, np.uint8, block_length, block_offset)
         requests = []
+        names_by_mask = self.names_by_mask
         for _ in range(request_count):
-            input_count = _REQUEST_HEADER.unpack_from(mm, offset)[0]
-            inputs, offset = read_tensors(region, offset + 8, input_count)
-            requests.append(pb_utils.InferenceRequest._of(inputs, requested, self.model_name))
+            handle, correlation, timeout, mask, request_flags, input_count, id_length, parameters_length, \
+                key_length = link.REQUEST_HEADER.unpack_from(body, offset)
+            offset += link.REQUEST_HEADER.size
+            request_id = bytes(body[offset:offset + id_length]).decode("utf-8", "replace") if id_length else ""
+            offset += link.align8(id_length)
+            parameters = bytes(body[offset:offset + parameters_length]).decode("utf-8", "replace") \
+                if parameters_length != 2 else "{}"
+            offset += link.align8(parameters_length)
+            if request_flags & link.CORRELATION_STRING:
+                correlation = bytes(body[offset:offset + key_length]).decode("utf-8", "replace")
+            offset += link.align8(key_length)
+            inputs, offset = link.read_tensors(region, body, offset, input_count, block, block_offset)
+            names = names_by_mask.get(mask)
+            if names is None:
+                names = [name for index, name in enumerate(self.output_names) if mask & (1 << index)]
+                names_by_mask[mask] = names
+            request = pb_utils.InferenceRequest._of(inputs, names, self.model_name, handle, request_id, correlation,
+                                                    request_flags & (link.SEQUENCE_START | link.SEQUENCE_END),
+                                                    timeout, parameters, self.decoupled)
+            if self.decoupled:
+                weakref.finalize(request._state, self._sender_collected, handle, request._state.box)
+            requests.append(request)
+        return requests, batch_id, block
 
-        self.executing = True
-        returned = None
+    def release_block(self, batch_id, block, released):
+        """After a batch: its input block goes back with the result when the model holds no array over it any more
+        (the usual case, found without weakref machinery), else when the last such array dies."""
+        if sys.getrefcount(block) <= 3:  # this method's parameter, the caller's variable, getrefcount's argument
+            released.append(batch_id)
+        else:
+            # A weak reference, cheaper than weakref.finalize, kept until its callback runs.
+            self.blocks[batch_id] = weakref.ref(block, lambda _, batch=batch_id: self._block_released(batch))
+
+    def _block_released(self, batch_id):
+        self.blocks.pop(batch_id, None)
+        self.pending.released_batches.append(batch_id)
+
+    def _sender_collected(self, handle, box):
+        if not box[0]:
+            self.pending.dropped.append(handle)
+
+    def execute(self, body):
+        self.region.free(self.result_allocations)  # the server has copied the last result by now
+        self.result_allocations = []
+        self.region.batch_thread = threading.get_ident()
         try:
-            returned = self.run(self.model.execute(requests))
-            body = self.encode_responses(requests, self.check_returned(requests, returned))
+            self.execute_batch(body)
+        finally:
+            self.region.batch_thread = None
+
+    def execute_batch(self, body):
+        requests, batch_id, block = self.parse_batch(body)
+        returned = responses = None
+        try:
+            returned = self.model.execute(requests)
+            if self.decoupled:
+                if isinstance(returned, types.CoroutineType):
+                    # As Triton: a decoupled model's async execute runs on; this batch is done for the server.
+                    self.run_in_background(returned, requests)
+                    returned = None
+                elif returned is not None:
+                    raise pb_utils.TritonModelException(
+                        "Python model '%s' is using the decoupled mode and the execute function must return None."
+                        % self.model_name)
+                result = (link.OK, 0, b"", [])
+            else:
+                returned = self.run(returned)
+                responses = self.check_returned(requests, returned)
+                result = (link.OK, len(responses), b"", self.encode_responses(requests, responses))
         except Exception as error:  # everything the model raises fails this batch, never the process
             message = "Failed to process the request(s) for model '%s', message: %s" % (
                 self.model_name, describe_exception(error))
-            text = _text(message)
-            body = _RESULT_HEADER.pack(S_INTERNAL, 0, len(text), 0) + _padded(text)
+            result = (link.S_INTERNAL, 0, link.text(message), [])
+            _close_senders(requests)  # the server ends every open request of the batch with this error
+        else:
+            if not self.decoupled:
+                _close_senders(requests)  # answered by this result: a later send() is refused
         finally:
-            self.executing = False
             if self.used_async:
                 # asyncio's futures and tasks form reference cycles: collect them now, so that the BLS responses
                 # they held are released with this result rather than whenever the cyclic collector runs.
                 self.used_async = False
                 gc.collect()
-        # BLS outputs that the result passes through stay referenced (by `returned`) until the server has the
-        # result; only those the model dropped are released before it.
-        self.flush_releases()
-        region.send(EXECUTE_RESULT, body)
+        # The result is encoded (its tensors stay where they are until the server has copied them, which it does
+        # before it frees anything this result releases): what the model returned may go now.
+        del requests, returned, responses
+        self.flush(ring=False, batches=False)
+        # The input blocks the model has dropped (this batch's, usually) travel with the result.
+        status, count, message, parts = result
+        released = _Pending.take(self.pending.released_batches) if self.pending.released_batches else []
+        self.release_block(batch_id, block, released)
+        del block
+        ids = link.IDS[len(released)] if len(released) < len(link.IDS) else struct.Struct("<%dQ" % len(released))
+        self.region.send(link.EXECUTE_RESULT, b"".join([
+            link.RESULT_HEADER.pack(status, count, len(message), len(released)), ids.pack(*released),
+            link.padded(message) if message else b""] + parts), self.result_allocations)
+
+    def run_in_background(self, coroutine, requests):
+        import asyncio
+        if self.background_loop is None:
+            self.background_loop = asyncio.new_event_loop()
+            threading.Thread(target=self.background_loop.run_forever, name="ingot-decoupled-execute",
+                             daemon=True).start()
+        future = asyncio.run_coroutine_threadsafe(coroutine, self.background_loop)
+
+        def finished(done):
+            error = done.exception()
+            if error is not None:
+                message = "Failed to process the request(s) for model '%s', message: %s" % (
+                    self.model_name, describe_exception(error))
+                pb_utils.Logger.log_error(message)
+                for request in requests:
+                    if not request._state.closed:
+                        try:
+                            request.get_response_sender().send(
+                                pb_utils.InferenceResponse(error=pb_utils.TritonError(message)),
+                                flags=pb_utils.TRITONSERVER_RESPONSE_COMPLETE_FINAL)
+                        except pb_utils.TritonModelException:
+                            pass
+        future.add_done_callback(finished)
 
     def check_returned(self, requests, returned):
         """Triton's checks of what execute() returned; responses sent through a response sender count."""
         if returned is None:
             responses = []
             for index, request in enumerate(requests):
-                sender = request._sender
-                if sender is None or sender._response is None:
+                if request._state.response is None:
                     raise pb_utils.TritonModelException(
                         "execute() returned None, but request %d of %d got no response through its response sender"
                         % (index, len(requests)))
-                responses.append(sender._response)
+                responses.append(request._state.response)
             return responses
         if not isinstance(returned, list):
             raise pb_utils.TritonModelException("Expected a list in the execute return, found type '%s'."
@@ -437,179 +345,287 @@ class Stub:
         return returned
 
     def encode_responses(self, requests, responses):
-        parts = [_RESULT_HEADER.pack(OK, len(responses), 0, 0)]
+        """The responses' part of an EXECUTE_RESULT, as a list of byte strings."""
+        parts = []
         for request, response in zip(requests, responses):
             error = response._error
             if error is not None:
-                text = _text(error.message())
-                parts.append(_RESPONSE_HEADER.pack(_STATUS_OF_CODE.get(error.code(), S_INTERNAL), 0, 0, len(text),
-                                                   0))
-                parts.append(_padded(text))
+                data = link.text(error.message())
+                parts.append(link.RESPONSE_HEADER.pack(link.STATUS_OF_CODE.get(error.code(), link.S_INTERNAL), 0, 0,
+                                                       len(data), 0))
+                parts.append(link.padded(data))
                 continue
-            wanted = request._requested
-            outputs = [tensor for tensor in response._outputs if tensor._name in wanted] if wanted else \
-                response._outputs
-            parts.append(_RESPONSE_HEADER.pack(OK, len(outputs), 0, 0, 0))
-            parts.extend(place_tensors(self.region, outputs, "output"))
-        return b"".join(parts)
+            outputs = [tensor for tensor in response._outputs if tensor._name in request._requested]
+            parts.append(link.RESPONSE_HEADER.pack(link.OK, len(outputs), 0, 0, 0))
+            parts.extend(link.place_tensors(self.region, outputs, "output", self.result_allocations))
+        return parts
+
+    # ---------------------------------------------------------------------------------------- sending
+
+    def new_id(self):
+        with self.lock:
+            value = self.next_id
+            self.next_id += 1
+            return value
+
+    def send_response(self, state, response, flags):
+        """A decoupled model's response (or final flag) to the server; waits for the server to have sent it on, and
+        raises its error, as Triton's `InferenceResponseSender.send` does."""
+        allocations = []
+        call_id = self.new_id()
+        final = flags == pb_utils.TRITONSERVER_RESPONSE_COMPLETE_FINAL
+        send_flags = link.SEND_FINAL if final else 0
+        status, message, entries, count = link.OK, b"", [], 0
+        if response is not None:
+            send_flags |= link.SEND_HAS_RESPONSE
+            if response._error is not None:
+                status = link.STATUS_OF_CODE.get(response._error.code(), link.S_INTERNAL)
+                message = link.text(response._error.message())
+            else:
+                outputs = [tensor for tensor in response._outputs if tensor._name in state.requested]
+                entries = link.place_tensors(self.region, outputs, "output", allocations)
+                count = len(outputs)
+        body = b"".join([link.SEND_HEADER.pack(call_id, state.handle, send_flags, status, count, 0, len(message)),
+                         link.padded(message)] + entries)
+        try:
+            self.flush(ring=False)
+            self.region.send(link.RESPONSE, body, allocations)
+            reply = self.wait_reply(call_id)
+        finally:
+            self.region.free(allocations)
+        if reply[0] != link.OK:
+            raise pb_utils.TritonModelException(reply[1])
+
+    def call(self, payload):
+        """A CALL to the server (metrics, model control, queries), answered when the server has done it: (status,
+        message, number, handle)."""
+        call_id = self.new_id()
+        data = json.dumps(payload).encode("utf-8")
+        allocations = []
+        try:
+            self.flush(ring=False)
+            self.region.send(link.CALL, link.CALL_HEADER.pack(call_id, len(data), 0) + link.padded(data),
+                             allocations)
+            return self.wait_reply(call_id)
+        finally:
+            self.region.free(allocations)
+
+    def call_later(self, payload):
+        """A CALL from a finalizer: queued, sent by the next send."""
+        self.pending.calls.append(payload)
+
+    def wait_reply(self, call_id):
+        return self.inbox.wait(("reply", call_id))
+
+    def is_cancelled(self, handle):
+        status, message, number, _ = self.call({"op": "is_cancelled", "handle": handle})
+        return status == link.OK and number != 0
+
+    def flush(self, ring=True, batches=True):
+        """Sends what finalizers queued: released BLS responses and input batches (unless `batches` is False: an
+        EXECUTE_RESULT carries them), deleted metric objects, dropped senders. With `ring` False, a release does not
+        ring the server: the record that follows it rings."""
+        pending = self.pending
+        released_bls = _Pending.take(pending.released_bls) if pending.released_bls else []
+        released_batches = _Pending.take(pending.released_batches) if batches and pending.released_batches else []
+        if released_bls or released_batches:
+            self.region.send(link.RELEASE, struct.pack("<II%dQ%dQ" % (len(released_bls), len(released_batches)),
+                                                       len(released_bls), len(released_batches),
+                                                       *(released_bls + released_batches)), ring=ring)
+        for payload in _Pending.take(pending.calls) if pending.calls else ():
+            data = json.dumps(payload).encode("utf-8")
+            self.region.send(link.CALL, link.CALL_HEADER.pack(0, len(data), 0) + link.padded(data))
+        for handle in _Pending.take(pending.dropped) if pending.dropped else ():
+            self.region.send(link.RESPONSE, link.SEND_HEADER.pack(0, handle, link.SEND_FINAL | link.SEND_DROPPED, 0,
+                                                                  0, 0, 0))
 
     # ------------------------------------------------------------------------------------------------- BLS
 
-    def in_execute(self):
-        return self.executing
+    def check_bls_allowed(self):
+        if not self.initialized or self.finalizing:
+            raise pb_utils.TritonModelException("BLS is only supported during the 'execute' function.")
 
-    def bls_send(self, request):
-        """Writes a BLS request; returns its id and the stub-area allocations of its inputs."""
-        self.flush_releases()
-        allocations = []
-        entries = place_tensors(self.region, request._inputs, "BLS input", allocations)
-        bls_id = self.next_bls_id
-        self.next_bls_id += 1
-        model = _text(request._model_name, 1 << 16)
-        request_id = _text(request._request_id, 1 << 16)
-        names = [_name_entry(name) for name in request._requested]
-        body = b"".join([_BLS_REQUEST_HEADER.pack(bls_id, request._model_version, request._timeout, len(model),
-                                                  len(request_id), len(request._inputs), len(names)),
-                         _padded(model), _padded(request_id)] + entries + names)
-        self.region.send(BLS_REQUEST, body)
-        return bls_id, allocations
+    def bls_send(self, request, call):
+        """Writes a BLS request; returns its id."""
+        self.check_bls_allowed()
+        entries = link.place_tensors(self.region, request._inputs, "BLS input", call.allocations)
+        bls_id = self.new_id()
+        with self.lock:
+            self.bls[bls_id] = call
+        model = link.text(request._model_name, 1 << 16)
+        request_id = link.text(request._request_id, 1 << 16)
+        parameters = request._parameters.encode("utf-8")
+        correlation = request._correlation_id
+        flags = request._flags & (link.SEQUENCE_START | link.SEQUENCE_END)
+        key = b""
+        if isinstance(correlation, str):
+            flags |= link.CORRELATION_STRING
+            key = link.text(correlation, 1 << 15)
+            correlation = 0
+        if call.stream:
+            flags |= link.BLS_DECOUPLED
+        names = [link.name_entry(name) for name in request._requested]
+        body = b"".join([link.BLS_REQUEST_HEADER.pack(bls_id, request._model_version, request._timeout,
+                                                      int(correlation) & 0xFFFFFFFFFFFFFFFF, flags, len(model),
+                                                      len(request_id), len(request._inputs), len(names),
+                                                      len(parameters), len(key), 0, 0),
+                         link.padded(model), link.padded(request_id), link.padded(parameters), link.padded(key)]
+                        + entries + names)
+        self.flush(ring=False)
+        self.region.send(link.BLS_REQUEST, body, call.allocations)
+        return bls_id
 
-    def bls_exec(self, request):
-        bls_id, allocations = self.bls_send(request)
-        self.bls_sync.add(bls_id)
+    def bls_exec(self, request, decoupled):
+        call = _BlsCall([], request._inputs, stream=decoupled)
         try:
-            while bls_id not in self.bls_done:
-                self.receive_during_execute(None)
-            return self.bls_done.pop(bls_id)
-        finally:
-            self.bls_sync.discard(bls_id)
-            for offset in allocations:
-                self.region.allocator.free(offset)
+            bls_id = self.bls_send(request, call)
+        except BaseException:
+            self.region.free(call.allocations)
+            raise
+        if decoupled:
+            return pb_utils.ResponseIterator(self, bls_id)
+        return self.next_bls_response(bls_id)
 
-    def bls_async_exec(self, request):
+    def next_bls_response(self, bls_id):
+        """The next response of a BLS request (its last one frees the request's inputs)."""
+        response, final = self.inbox.wait(("bls", bls_id))
+        return response
+
+    def bls_async_exec(self, request, decoupled):
         import asyncio
         loop = asyncio.get_running_loop()
-        bls_id, allocations = self.bls_send(request)
         future = loop.create_future()
+        call = _BlsCall([], request._inputs, future=None if decoupled else future, loop=loop, stream=decoupled)
+        try:
+            bls_id = self.bls_send(request, call)
+        except BaseException:
+            self.region.free(call.allocations)
+            raise
         self.used_async = True
-        self.bls_waiting[bls_id] = (future, allocations)
-        if len(self.bls_waiting) == 1:
-            loop.create_task(self.pump_async())
+        if decoupled:
+            future.set_result(pb_utils.ResponseIterator(self, bls_id))
+        else:
+            loop.create_task(self.pump_async(future))
         return future
 
-    async def pump_async(self):
-        """Delivers BLS responses to the futures of async_exec while any is outstanding, letting other coroutines
-        run between polls."""
+    async def pump_async(self, future):
+        """Reads the server's records while an async_exec's answer is outstanding and no other thread reads,
+        letting other coroutines run between polls."""
         idle = 0
-        while self.bls_waiting:
-            if self.receive_during_execute(0 if idle < _SPINS else 0.001):
+        while not future.done():
+            if self.inbox.poll(0 if idle < link.SPINS else 0.001):
                 idle = 0
             else:
                 idle += 1
             await _yield_to_the_loop()
 
-    def receive_during_execute(self, timeout):
-        """Handles one record that arrives while execute() runs (a BLS response); False when none came in time."""
-        record = self.region.next_record(timeout)
-        if record is None:
-            return False
-        record_type, offset, length = record
-        if record_type != BLS_RESPONSE:
-            raise StubError("record type %d arrived while execute() was running" % record_type)
-        bls_id, response = self.read_bls_response(offset)
-        waiting = self.bls_waiting.pop(bls_id, None)
-        if waiting is None:
-            if bls_id in self.bls_sync:
-                self.bls_done[bls_id] = response
-            # else: the answer to an async_exec whose future was dropped with an earlier execute: dropping the
-            # response releases its outputs.
-        else:
-            future, allocations = waiting
-            for allocation in allocations:
-                self.region.allocator.free(allocation)
-            if not future.cancelled():
-                future.set_result(response)
-        return True
+    def abandon_stream(self, bls_id, state):
+        """A decoupled BLS request whose iterator the model dropped before its final response: its remaining
+        responses are dropped as they come (a finalizer: only records it)."""
+        if not state[0]:
+            self.abandoned.add(bls_id)
 
-    def read_bls_response(self, offset):
-        mm = self.region.mm
-        bls_id, status, message_length, output_count = _BLS_RESPONSE_HEADER.unpack_from(mm, offset)
-        offset += 16
-        if status != OK:
-            message = mm[offset:offset + message_length].decode("utf-8", "replace")
-            self.released.append(bls_id)
-            return bls_id, pb_utils.InferenceResponse(
-                error=pb_utils.TritonError(message, _CODE_OF_STATUS.get(status, pb_utils.TritonError.INTERNAL)))
-        offset += _align8(message_length)
-        block = self.output_block(offset, output_count)
-        outputs, _ = read_tensors(self.region, offset, output_count, block)
-        if block is None:
-            self.released.append(bls_id)
-        else:
-            weakref.finalize(block, self.released.append, bls_id)
-        return bls_id, pb_utils.InferenceResponse(output_tensors=outputs)
+    # ------------------------------------------------------------------------------------------ dispatching
 
-    def output_block(self, offset, count):
-        """One uint8 array over the bytes of the numeric outputs of a BLS response, or None if it has none."""
-        mm = self.region.mm
-        low, high = None, None
-        for _ in range(count):
-            name_length, code, rank, _, data_offset, length = _TENSOR_ENTRY.unpack_from(mm, offset)
-            offset += 24 + 8 * rank + _align8(name_length)
-            if code != _BYTES:
-                low = data_offset if low is None else min(low, data_offset)
-                high = data_offset + length if high is None else max(high, data_offset + length)
-        if low is None:
+    def dispatch(self, record_type, body):
+        """Files a record for its waiter: (key, item), or None when handled here."""
+        if record_type == link.REPLY:
+            call_id, status, message_length, number, handle = link.REPLY_HEADER.unpack_from(body, 0)
+            message = bytes(body[32:32 + message_length]).decode("utf-8", "replace")
+            return ("reply", call_id), (status, message, number, handle)
+        if record_type == link.BLS_RESPONSE:
+            return self.dispatch_bls(body)
+        if record_type in (link.INIT, link.EXECUTE, link.FINALIZE):
+            return "main", (record_type, body)
+        raise link.StubError("unexpected record type %d" % record_type)
+
+    def dispatch_bls(self, body):
+        bls_id, release_key, status, message_length, output_count, flags, _ = \
+            link.BLS_RESPONSE_HEADER.unpack_from(body, 0)
+        offset = link.BLS_RESPONSE_HEADER.size
+        final = bool(flags & link.BLS_FINAL)
+        if status != link.OK:
+            message = bytes(body[offset:offset + message_length]).decode("utf-8", "replace")
+            response = pb_utils.InferenceResponse(
+                error=pb_utils.TritonError(message, link.CODE_OF_STATUS.get(status, pb_utils.TritonError.INTERNAL)))
+        else:
+            offset += link.align8(message_length)
+            span = link.span_of(body, offset, output_count)
+            block = None
+            if span is not None:
+                self.region.check_span(span[0], span[1] - span[0], "a BLS response")
+                block = np.frombuffer(self.region.mm, np.uint8, span[1] - span[0], span[0])
+            outputs, _ = link.read_tensors(self.region, body, offset, output_count, block,
+                                           span[0] if span else 0)
+            if release_key:
+                if block is None:
+                    self.pending.released_bls.append(release_key)
+                else:
+                    weakref.finalize(block, self.pending.released_bls.append, release_key)
+            response = pb_utils.InferenceResponse(output_tensors=outputs)
+        with self.lock:
+            call = self.bls.get(bls_id)
+            if final:
+                self.bls.pop(bls_id, None)
+        if call is None:
+            return None  # the answer to an async_exec dropped with an earlier execute: dropping it releases it
+        if final:
+            self.region.free(call.allocations)
+            call.keep = None
+        if bls_id in self.abandoned:
+            if final:
+                self.abandoned.discard(bls_id)
+                self.inbox.drop(("bls", bls_id))
             return None
-        self.region.check_span(low, high - low, "a BLS response")
-        return np.frombuffer(mm, np.uint8, high - low, low)
-
-    def flush_releases(self):
-        """Tells the server which BLS responses' outputs the model no longer references."""
-        if self.released:
-            ids = list(self.released)
-            del self.released[:]  # in place: finalizers hold this list's append
-            self.region.send(BLS_RELEASE, _U32.pack(len(ids)) + b"\0\0\0\0" + struct.pack("<%dQ" % len(ids), *ids))
+        if call.future is not None:
+            future = call.future
+            if threading.current_thread() is threading.main_thread() and call.loop is self.loop:
+                if not future.cancelled():
+                    future.set_result(response)
+            else:
+                call.loop.call_soon_threadsafe(lambda: future.cancelled() or future.set_result(response))
+            return None
+        return ("bls", bls_id), (response, final)
 
     # ---------------------------------------------------------------------------------------------- serving
 
     def serve(self, mode):
         region = self.region
-        mm = region.mm
-        record_type, offset, length = region.next_record()
-        if record_type != INIT:
-            raise StubError("the first record must be INIT, got type %d" % record_type)
-        args = mm[offset:offset + length].decode("utf-8")
+        record_type, body = self.inbox.wait("main")
+        if record_type != link.INIT:
+            raise link.StubError("the first record must be INIT, got type %d" % record_type)
         try:
+            args = json.loads(bytes(body).decode("utf-8"))
             if mode == "AUTOCOMPLETE_STUB":
-                result = self.auto_complete(json.loads(args)["model_config"]).encode("utf-8")
+                result = self.auto_complete(args["model_config"]).encode("utf-8")
             else:
-                self.initialize(json.loads(args))
+                self.initialize(args)
                 result = b""
-            status = OK
+            status = link.OK
         except Exception as error:
-            status = S_INTERNAL
-            result = _text(describe_exception(error))
-        region.send(INIT_RESULT, _STATUS_TEXT.pack(status, len(result)) + _padded(result))
-        if status != OK or mode == "AUTOCOMPLETE_STUB":
+            status = link.S_INTERNAL
+            result = link.text(describe_exception(error))
+        self.flush(ring=False)
+        region.send(link.INIT_RESULT, link.STATUS_TEXT.pack(status, len(result)) + link.padded(result))
+        if status != link.OK or mode == "AUTOCOMPLETE_STUB":
             return
         while True:
-            record_type, offset, _ = region.next_record()
-            if record_type == EXECUTE:
-                self.execute(offset)
-            elif record_type == BLS_RESPONSE:
-                # The answer to an async_exec an earlier execute dropped: dropping it releases its outputs.
-                self.read_bls_response(offset)
-            elif record_type == FINALIZE:
+            record_type, body = self.inbox.wait("main")
+            if record_type == link.EXECUTE:
+                self.execute(body)
+            elif record_type == link.FINALIZE:
+                self.region.free(self.result_allocations)
+                self.result_allocations = []
                 try:
                     self.finalize()
-                    text, status = b"", OK
+                    data, status = b"", link.OK
                 except Exception as error:
-                    text, status = _text(describe_exception(error)), S_INTERNAL
-                region.send(FINALIZE_RESULT, _STATUS_TEXT.pack(status, len(text)) + _padded(text))
+                    data, status = link.text(describe_exception(error)), link.S_INTERNAL
+                self.flush(ring=False)
+                region.send(link.FINALIZE_RESULT, link.STATUS_TEXT.pack(status, len(data)) + link.padded(data))
                 return
             else:
-                raise StubError("unexpected record type %d" % record_type)
+                raise link.StubError("unexpected record type %d" % record_type)
 
 
 def heartbeat(region, parent):
@@ -618,7 +634,7 @@ def heartbeat(region, parent):
     while True:
         time.sleep(0.1)
         count += 1
-        region.memory.store64(_H_STUB_HEARTBEAT, count)
+        region.memory.store64(link._H_STUB_HEARTBEAT, count)
         if os.getppid() != parent:
             os._exit(3)
 
@@ -628,12 +644,15 @@ def main(argv):
         sys.stderr.write("usage: ingot_python_stub.py REGION MODE MODEL_FILE MODEL_NAME VERSION INSTANCE_NAME\n")
         return 2
     region_path, mode, model_file, model_name, version, instance_name = argv[1:]
+    # Triton's stub embeds Python with no arguments; a model that parses sys.argv (unittest.main does) sees none.
+    sys.argv[:] = [""]
     ingot_ipc._check_platform()
-    region = Region(region_path)
-    region.memory.store64(_H_STUB_PID, os.getpid())
+    region = link.Region(region_path)
+    region.memory.store64(link._H_STUB_PID, os.getpid())
     threading.Thread(target=heartbeat, args=(region, os.getppid()), name="ingot-heartbeat", daemon=True).start()
-    python = _text("%s, numpy %s" % (sys.version.split()[0], np.__version__))
-    region.send(HELLO, struct.pack("<q", os.getpid()) + _U32.pack(len(python)) + b"\0\0\0\0" + _padded(python))
+    python = link.text("%s, numpy %s" % (sys.version.split()[0], np.__version__))
+    region.send(link.HELLO, struct.pack("<q", os.getpid()) + link.U32.pack(len(python)) + b"\0\0\0\0"
+                + link.padded(python))
     Stub(region, model_file, model_name, version, instance_name).serve(mode)
     return 0
 

@@ -6,17 +6,20 @@ A model written for Triton's Python backend imports this module and finds the na
 `triton_string_to_numpy`, `serialize_byte_tensor`, ...), the `ModelConfig` of `auto_complete_config` and the
 `TRITONSERVER_*` constants. Standard library and numpy only.
 
-What Ingot cannot do yet raises `TritonModelException` with the reason, never a silent no-op: decoupled responses,
-request rescheduling, sequence flags and correlation ids on BLS requests, custom metrics, model control from a model.
-
-The stub process (`ingot_python_stub.py`) installs itself as `_runtime` before the model is imported; BLS calls go
-through it. One model instance per process, and the model runs on one thread, so nothing here is thread-safe.
+Decoupled response senders, BLS (with decoupled=True too), custom metrics (`MetricFamily`, `Metric`) and model
+control (`load_model`, `unload_model`, `is_model_ready`) go through the stub process (`ingot_python_stub.py`), which
+installs itself as `_runtime` before the model is imported and lets the model's threads use them at once. What Ingot
+cannot do raises `TritonModelException` with the reason, never a silent no-op: request rescheduling, cancelling a BLS
+request. Objects here are not shared between threads unless said (a response sender may be used from any thread, one
+at a time).
 """
 
+import base64
 import json
 import struct
 import sys
 import time
+import weakref
 
 import numpy as np
 
@@ -319,41 +322,96 @@ class InferenceTrace:
         return None
 
 
-class InferenceResponseSender:
-    """The response sender of a received request. Ingot serves the default (non-decoupled) transaction policy, in
-    which a model may send its one response through the sender with the final flag instead of returning it."""
+class _RequestState:
+    """What a received request and its response sender share: its handle at the server, whether the model is
+    decoupled, its requested outputs, whether the sender is closed (in `box`, which the stub's finalizer of this state
+    reads), the responses sent, and (a one-response model) the response to return. Neither the request nor the sender
+    is referenced from here, so the state dies with the last of them."""
 
-    __slots__ = ("_request", "_response", "_closed")
+    __slots__ = ("handle", "decoupled", "requested", "box", "sent", "response", "__weakref__")
+
+    def __init__(self, handle, decoupled, requested):
+        self.handle = handle
+        self.decoupled = decoupled
+        self.requested = requested
+        self.box = [False]
+        self.sent = 0
+        self.response = None
+
+    @property
+    def closed(self):
+        return self.box[0]
+
+    @closed.setter
+    def closed(self, value):
+        self.box[0] = value
+
+
+class InferenceResponseSender:
+    """The response sender of a received request. A decoupled model sends any number of responses through it, each
+    reaching the client as it is sent (the call returns once the server has sent it on), and ends the request with
+    TRITONSERVER_RESPONSE_COMPLETE_FINAL, from any thread, during or after execute(). A one-response model may send its
+    one response through it with the final flag instead of returning it."""
+
+    __slots__ = ("_state",)
 
     def __init__(self, request):
-        self._request = request
-        self._response = None
-        self._closed = False
+        self._state = request._state
 
     def send(self, response=None, flags=0):
+        state = self._state
         if flags not in (0, TRITONSERVER_RESPONSE_COMPLETE_FINAL):
             raise TritonModelException("Unable to send response. Unsupported flag provided.")
         if flags == 0 and response is None:
             raise TritonModelException("Inference Response object must be provided when the response flags is set "
                                        "to zero.")
-        if self._closed:
-            raise TritonModelException("Unable to send response. Response sender has been closed.")
-        if response is not None:
-            if not isinstance(response, InferenceResponse):
-                raise TritonModelException("Unable to send response: expected an InferenceResponse, found type '%s'."
-                                           % type(response))
-            if self._response is not None:
+        if response is not None and not isinstance(response, InferenceResponse):
+            raise TritonModelException("Unable to send response: expected an InferenceResponse, found type '%s'."
+                                       % type(response))
+        if not state.decoupled:
+            if response is not None and state.sent > 0:
                 raise TritonModelException("Unable to send response. Non-decoupled model cannot send more than one "
                                            "response.")
-            self._response = response
-        if flags == TRITONSERVER_RESPONSE_COMPLETE_FINAL:
-            if self._response is None:
+            if response is None and flags == TRITONSERVER_RESPONSE_COMPLETE_FINAL and state.sent == 0:
                 raise TritonModelException("Unable to send response. Non-decoupled model cannot send complete final "
                                            "before sending a response.")
-            self._closed = True
+        if state.closed:
+            raise TritonModelException("Unable to send response. Response sender has been closed.")
+        if flags == TRITONSERVER_RESPONSE_COMPLETE_FINAL:
+            state.closed = True
+        state.sent += 1
+        if state.decoupled:
+            _runtime.send_response(state, response, flags)
+        elif response is not None:
+            state.response = response
 
     def is_cancelled(self):
-        return False
+        return _runtime.is_cancelled(self._state.handle)
+
+
+class ResponseIterator:
+    """The responses of a BLS request sent with decoupled=True, as they come; the last one carries the final flag
+    (an empty response when the called model sent the flag alone)."""
+
+    def __init__(self, runtime, bls_id):
+        self._runtime = runtime
+        self._id = bls_id
+        self._done = [False]
+        weakref.finalize(self, runtime.abandon_stream, bls_id, self._done)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._done[0]:
+            raise StopIteration
+        response, final = self._runtime.inbox.wait(("bls", self._id))
+        if final:
+            self._done[0] = True
+        return response
+
+    def cancel(self):
+        raise TritonModelException("Cancelling a BLS request is not supported by Ingot's Python backend")
 
 
 class InferenceRequest:
@@ -363,14 +421,15 @@ class InferenceRequest:
         request = pb_utils.InferenceRequest(model_name="resnet50", inputs=[tensor],
                                             requested_output_names=["logits"])
         response = request.exec()            # or: response = await request.async_exec()
+        for response in request.exec(decoupled=True): ...   # every response of a decoupled model
 
-    A received request carries its inputs and requested output names. Ingot's backend interface does not hand a
-    backend the request's id, parameters or correlation id, so `request_id()` is "", `parameters()` is "{}" and
-    `correlation_id()` is 0 for a received request.
+    A received request carries what Triton passes: inputs, requested output names, id, parameters (JSON), correlation
+    id (int or str), sequence flags, timeout (microseconds).
     """
 
     __slots__ = ("_request_id", "_correlation_id", "_inputs", "_requested", "_model_name", "_model_version",
-                 "_flags", "_timeout", "_parameters", "_trace", "_sender", "_release_flags", "_received")
+                 "_flags", "_timeout", "_parameters", "_trace", "_sender", "_release_flags", "_received", "_state",
+                 "__weakref__")
 
     def __init__(self, request_id="", correlation_id=0, inputs=None, requested_output_names=None, model_name=None,
                  model_version=-1, flags=0, timeout=0, preferred_memory=None, trace=None, parameters=None):
@@ -386,11 +445,16 @@ class InferenceRequest:
             if not isinstance(name, str) or not name:
                 raise TritonModelException("Requested output name for request with id '%s' and model name '%s' "
                                            "should not be empty." % (request_id, model_name))
+        if isinstance(model_name, (bytes, bytearray)):
+            model_name = bytes(model_name).decode("utf-8")  # as Triton's binding takes a BYTES tensor's element
+        if not isinstance(model_name, str):
+            raise TritonModelException("InferenceRequest(): model_name must be a str or bytes, found type %s"
+                                       % type(model_name))
         self._request_id = str(request_id)
         self._correlation_id = correlation_id
         self._inputs = list(inputs)
         self._requested = list(dict.fromkeys(requested_output_names))
-        self._model_name = str(model_name)
+        self._model_name = model_name
         self._model_version = int(model_version)
         self._flags = int(flags)
         self._timeout = int(timeout)
@@ -399,24 +463,27 @@ class InferenceRequest:
         self._sender = None
         self._release_flags = TRITONSERVER_REQUEST_RELEASE_ALL
         self._received = False
+        self._state = None
 
     @classmethod
-    def _of(cls, inputs, requested_output_names, model_name):
+    def _of(cls, inputs, requested_output_names, model_name, handle=0, request_id="", correlation_id=0, flags=0,
+            timeout=0, parameters="{}", decoupled=False):
         """A request the model received (made by the stub, no checks)."""
         request = cls.__new__(cls)
-        request._request_id = ""
-        request._correlation_id = 0
+        request._request_id = request_id
+        request._correlation_id = correlation_id
         request._inputs = inputs
         request._requested = requested_output_names
         request._model_name = model_name
         request._model_version = -1
-        request._flags = 0
-        request._timeout = 0
-        request._parameters = "{}"
+        request._flags = flags
+        request._timeout = timeout
+        request._parameters = parameters
         request._trace = None
         request._sender = None
         request._release_flags = TRITONSERVER_REQUEST_RELEASE_ALL
         request._received = True
+        request._state = _RequestState(handle, decoupled, requested_output_names)
         return request
 
     def inputs(self):
@@ -456,8 +523,10 @@ class InferenceRequest:
         return self._sender
 
     def is_cancelled(self):
-        # Ingot cancels a request only while it is queued; one that reached execute() runs to its end.
-        return False
+        """True once the client cancelled the request or its timeout passed (asks the server)."""
+        if not self._received:
+            return False
+        return _runtime.is_cancelled(self._state.handle)
 
     def set_release_flags(self, flags):
         if flags == TRITONSERVER_REQUEST_RELEASE_RESCHEDULE:
@@ -468,28 +537,24 @@ class InferenceRequest:
         self._release_flags = flags
 
     def exec(self, decoupled=False):
-        """Runs this BLS request on the named model of the same server and returns its InferenceResponse; a failure
-        of the called model is the response's error(), not an exception."""
-        self._check_bls(decoupled)
-        return _runtime.bls_exec(self)
+        """Runs this BLS request on the named model of the same server and returns its InferenceResponse (a failure
+        of the called model is the response's error(), not an exception); with decoupled=True, an iterator of every
+        response the called model sends."""
+        self._check_bls()
+        return _runtime.bls_exec(self, bool(decoupled))
 
     def async_exec(self, decoupled=False):
-        """Sends this BLS request at once and returns an awaitable of its InferenceResponse (use inside an
-        `async def execute`)."""
-        self._check_bls(decoupled)
-        return _runtime.bls_async_exec(self)
+        """Sends this BLS request at once and returns an awaitable of its InferenceResponse, or of the iterator of
+        its responses with decoupled=True (use inside an `async def execute`)."""
+        self._check_bls()
+        return _runtime.bls_async_exec(self, bool(decoupled))
 
-    def _check_bls(self, decoupled):
+    def _check_bls(self):
         if self._received:
             raise TritonModelException("exec() is for BLS requests the model builds, not for a received request")
-        if decoupled:
-            raise TritonModelException("BLS with decoupled=True needs decoupled models, which Ingot's Python backend "
-                                       "does not support yet")
-        if self._flags != 0 or self._correlation_id not in (0, ""):
-            raise TritonModelException("BLS request to model '%s': sequence flags and correlation ids need Triton's "
-                                       "sequence batcher, which Ingot does not have yet" % self._model_name)
-        if _runtime is None or not _runtime.in_execute():
+        if _runtime is None:
             raise TritonModelException("BLS is only supported during the 'execute' function.")
+        _runtime.check_bls_allowed()
 
 
 def _parameters_json(parameters):
@@ -595,40 +660,160 @@ class LogLevel:
     VERBOSE = Logger.VERBOSE
 
 
-# ------------------------------------------------------------------------------------------ what Ingot lacks yet
+# ------------------------------------------------------------------------------------------------- custom metrics
+
+def _reply_or_raise(reply, prefix):
+    status, message, number, handle = reply
+    if status != 0:
+        raise TritonModelException(prefix + message)
+    return number, handle
+
 
 class MetricFamily:
-    """Custom metrics: not supported by Ingot's Python backend yet (constructing one raises)."""
+    """A family of custom metrics, exported on the server's /metrics beside Triton's own: as in Triton, a family is
+    found again by its name (with its first description), a different kind is refused, and it leaves /metrics when
+    no model holds it any more.
+
+        family = pb_utils.MetricFamily(name="requests_total", description="...", kind=pb_utils.MetricFamily.COUNTER)
+        metric = family.Metric(labels={"model": "m"})       # buckets=[...] for a HISTOGRAM
+        metric.increment(1)
+    """
 
     COUNTER = 0
     GAUGE = 1
     HISTOGRAM = 2
 
-    def __init__(self, *args, **kwargs):
-        raise TritonModelException("Custom metrics (pb_utils.MetricFamily) are not supported by Ingot's Python "
-                                   "backend")
+    def __init__(self, name, description, kind):
+        if kind not in (MetricFamily.COUNTER, MetricFamily.GAUGE, MetricFamily.HISTOGRAM):
+            raise TritonModelException("Error when creating MetricFamily: Unknown metric kind")
+        _, handle = _reply_or_raise(_runtime.call({"op": "metric_family_new", "name": str(name),
+                                                   "description": str(description), "kind": int(kind)}),
+                                    "Error when creating MetricFamily: ")
+        self._kind = kind
+        self._handle = handle
+        self._metrics = weakref.WeakSet()
+        weakref.finalize(self, MetricFamily._delete, handle, self._metrics)
+
+    @staticmethod
+    def _delete(handle, metrics):
+        # As Triton: the family's metrics are cleared with it, and using one afterwards raises.
+        for metric in list(metrics):
+            metric._clear()
+        if _runtime is not None:
+            _runtime.call_later({"op": "metric_family_delete", "handle": handle})
+
+    def Metric(self, labels=None, buckets=None):
+        if labels is not None and not isinstance(labels, dict):
+            raise TritonModelException("Failed to create metric. Labels must be a dictionary.")
+        if buckets is not None:
+            if not isinstance(buckets, list):
+                raise TritonModelException("Failed to create metric. Buckets must be a list.")
+            if self._kind in (MetricFamily.COUNTER, MetricFamily.GAUGE):
+                raise TritonModelException("Failed to create metric. Unexpected buckets found.")
+            buckets = [float(bound) for bound in buckets]
+        elif self._kind == MetricFamily.HISTOGRAM:
+            raise TritonModelException("Failed to create metric. Missing required buckets.")
+        _, handle = _reply_or_raise(_runtime.call({"op": "metric_new", "family": self._handle,
+                                                   "labels": {} if labels is None else labels,
+                                                   "buckets": buckets}),
+                                    "Error when creating Metric: ")
+        metric = Metric._of(self._kind, handle)
+        self._metrics.add(metric)
+        return metric
 
 
 class Metric:
-    """See MetricFamily."""
+    """One metric of a MetricFamily (made by MetricFamily.Metric): increment(), set(), observe() and value(), each
+    refused with Triton's message where the family's kind lacks it, and each done by the server when it returns (as
+    in Triton: a scrape right after it sees the change)."""
+
+    _NAMES = {0: "TRITONSERVER_METRIC_KIND_COUNTER", 1: "TRITONSERVER_METRIC_KIND_GAUGE",
+              2: "TRITONSERVER_METRIC_KIND_HISTOGRAM"}
 
     def __init__(self, *args, **kwargs):
-        raise TritonModelException("Custom metrics (pb_utils.Metric) are not supported by Ingot's Python backend")
+        raise TritonModelException("Create a Metric with MetricFamily.Metric(labels=..., buckets=...)")
 
+    @classmethod
+    def _of(cls, kind, handle):
+        metric = cls.__new__(cls)
+        metric._kind = kind
+        metric._handle = handle
+        metric._cleared = [False]
+        weakref.finalize(metric, Metric._delete, handle, metric._cleared)
+        return metric
+
+    @staticmethod
+    def _delete(handle, cleared):
+        if not cleared[0] and _runtime is not None:
+            cleared[0] = True
+            _runtime.call_later({"op": "metric_delete", "handle": handle})
+
+    def _clear(self):
+        if not self._cleared[0] and _runtime is not None:
+            self._cleared[0] = True
+            _runtime.call_later({"op": "metric_delete", "handle": self._handle})
+
+    def _check(self, prefix, operation, allowed):
+        if self._cleared[0]:
+            raise TritonModelException(prefix + "Invalid metric operation as the corresponding 'MetricFamily' has "
+                                       "been deleted. The 'MetricFamily' object should be deleted AFTER its "
+                                       "corresponding 'Metric' objects have been deleted.")
+        if self._kind not in allowed:
+            raise TritonModelException("%s%s does not support %s" % (prefix, Metric._NAMES[self._kind], operation))
+
+    def increment(self, value):
+        prefix = "Failed to increment metric value: "
+        self._check(prefix, "Increment", (MetricFamily.COUNTER, MetricFamily.GAUGE))
+        if self._kind == MetricFamily.COUNTER and value < 0:
+            raise TritonModelException(prefix + "TRITONSERVER_METRIC_KIND_COUNTER can only be incremented "
+                                       "monotonically by non-negative values.")
+        _reply_or_raise(_runtime.call({"op": "metric_increment", "handle": self._handle, "value": float(value)}),
+                        prefix)
+
+    def set(self, value):
+        prefix = "Failed to set metric value: "
+        self._check(prefix, "Set", (MetricFamily.GAUGE,))
+        _reply_or_raise(_runtime.call({"op": "metric_set", "handle": self._handle, "value": float(value)}), prefix)
+
+    def observe(self, value):
+        prefix = "Failed to observe metric value: "
+        self._check(prefix, "Observe", (MetricFamily.HISTOGRAM,))
+        _reply_or_raise(_runtime.call({"op": "metric_observe", "handle": self._handle, "value": float(value)}),
+                        prefix)
+
+    def value(self):
+        prefix = "Failed to get metric value: "
+        self._check(prefix, "Value", (MetricFamily.COUNTER, MetricFamily.GAUGE))
+        number, _ = _reply_or_raise(_runtime.call({"op": "metric_value", "handle": self._handle}), prefix)
+        return number
+
+
+# -------------------------------------------------------------------------------------------------- model control
 
 def load_model(model_name, config="", files=None):
-    raise TritonModelException("pb_utils.load_model('%s'): model control from a Python model is not supported by "
-                               "Ingot" % model_name)
+    """Loads (or reloads) a model of the server, as Triton's load API: `config` a JSON configuration, `files` a dict
+    of "file:<path>" -> bytes (which then needs a config). Raises TritonModelException with the server's reason."""
+    if files is not None and not isinstance(files, dict):
+        raise TritonModelException("failed to load model '%s', files should be a dictionary of file paths and file "
+                                   "contents" % model_name)
+    encoded = {str(path): base64.b64encode(bytes(content)).decode("ascii")
+               for path, content in (files or {}).items()}
+    _reply_or_raise(_runtime.call({"op": "load_model", "name": str(model_name), "config": str(config),
+                                   "files": encoded}), "Failed to load model: ")
 
 
 def unload_model(model_name, unload_dependents=False):
-    raise TritonModelException("pb_utils.unload_model('%s'): model control from a Python model is not supported by "
-                               "Ingot" % model_name)
+    """Unloads a model of the server. Raises TritonModelException with the server's reason."""
+    _reply_or_raise(_runtime.call({"op": "unload_model", "name": str(model_name),
+                                   "unload_dependents": bool(unload_dependents)}), "Failed to unload model: ")
 
 
 def is_model_ready(model_name, model_version=""):
-    raise TritonModelException("pb_utils.is_model_ready('%s'): not supported by Ingot's Python backend; send a BLS "
-                               "request instead" % model_name)
+    """Whether a model (a version of it: "1", or "" for the default) is loaded and ready."""
+    number, _ = _reply_or_raise(_runtime.call({"op": "model_ready", "name": str(model_name),
+                                               "version": str(model_version)}),
+                                "Failed to check model readiness: ")
+    return number != 0
 
 
 # --------------------------------------------------------------------------------------------- auto-complete

@@ -95,8 +95,11 @@ class RequestResponseTest(unittest.TestCase):
                                             parameters={"k": True})
         self.assertEqual(["Y"], request.requested_output_names())
         self.assertEqual({"k": True}, json.loads(request.parameters()))
-        with self.assertRaisesRegex(pb_utils.TritonModelException, "decoupled"):
+        with self.assertRaisesRegex(pb_utils.TritonModelException,
+                                    "BLS is only supported during the 'execute' function."):
             request.exec(decoupled=True)
+        self.assertEqual("add_sub", pb_utils.InferenceRequest(model_name=np.array([b"add_sub"], dtype=np.object_)[0],
+                                                              inputs=[], requested_output_names=[])._model_name)
 
     def test_response_sender_of_the_default_mode(self):
         request = pb_utils.InferenceRequest._of([], ["Y"], "m")
@@ -107,9 +110,75 @@ class RequestResponseTest(unittest.TestCase):
             sender.send(response)
         sender.send(flags=pb_utils.TRITONSERVER_RESPONSE_COMPLETE_FINAL)
         with self.assertRaisesRegex(pb_utils.TritonModelException, "Response sender has been closed"):
-            sender.send(response, flags=pb_utils.TRITONSERVER_RESPONSE_COMPLETE_FINAL)
+            sender.send(flags=pb_utils.TRITONSERVER_RESPONSE_COMPLETE_FINAL)
+        with self.assertRaisesRegex(pb_utils.TritonModelException, "Unsupported flag provided"):
+            sender.send(response, flags=2)
         with self.assertRaisesRegex(pb_utils.TritonModelException, "rescheduling"):
             request.set_release_flags(pb_utils.TRITONSERVER_REQUEST_RELEASE_RESCHEDULE)
+
+    def test_response_sender_of_a_decoupled_model(self):
+        sent = []
+
+        class Runtime:
+            def send_response(self, state, response, flags):
+                sent.append((state.handle, response, flags))
+
+        previous, pb_utils._runtime = pb_utils._runtime, Runtime()
+        try:
+            request = pb_utils.InferenceRequest._of([], ["Y"], "m", handle=7, decoupled=True)
+            sender = request.get_response_sender()
+            self.assertIs(sender, request.get_response_sender())
+            response = pb_utils.InferenceResponse([pb_utils.Tensor("Y", np.zeros(1))])
+            sender.send(response)
+            sender.send(response)
+            with self.assertRaisesRegex(pb_utils.TritonModelException, "Inference Response object must be provided "
+                                                                       "when the response flags is set to zero."):
+                sender.send()
+            sender.send(flags=pb_utils.TRITONSERVER_RESPONSE_COMPLETE_FINAL)
+            with self.assertRaisesRegex(pb_utils.TritonModelException,
+                                        "^Unable to send response. Response sender has been closed.$"):
+                sender.send(response)
+            self.assertEqual([(7, response, 0), (7, response, 0), (7, None, 1)], sent)
+        finally:
+            pb_utils._runtime = previous
+
+    def test_metric_arguments_are_checked_before_the_server_is_asked(self):
+        calls = []
+
+        class Runtime:
+            def call(self, payload):
+                calls.append(payload)
+                return 0, "", 0.0, len(calls)
+
+            def call_later(self, payload):
+                calls.append(payload)
+
+        previous, pb_utils._runtime = pb_utils._runtime, Runtime()
+        try:
+            counter = pb_utils.MetricFamily("c", "a counter", pb_utils.MetricFamily.COUNTER)
+            with self.assertRaisesRegex(pb_utils.TritonModelException,
+                                        "^Failed to create metric. Labels must be a dictionary.$"):
+                counter.Metric(labels=["a"])
+            with self.assertRaisesRegex(pb_utils.TritonModelException, "Unexpected buckets found"):
+                counter.Metric(labels={}, buckets=[1.0])
+            metric = counter.Metric(labels={"k": "v"})
+            with self.assertRaisesRegex(pb_utils.TritonModelException, "can only be incremented monotonically"):
+                metric.increment(-1)
+            with self.assertRaisesRegex(pb_utils.TritonModelException,
+                                        "^Failed to set metric value: TRITONSERVER_METRIC_KIND_COUNTER does not "
+                                        "support Set$"):
+                metric.set(1)
+            histogram = pb_utils.MetricFamily("h", "a histogram", pb_utils.MetricFamily.HISTOGRAM)
+            with self.assertRaisesRegex(pb_utils.TritonModelException, "Missing required buckets"):
+                histogram.Metric(labels={})
+            asked = len(calls)
+            del counter
+            with self.assertRaisesRegex(pb_utils.TritonModelException, "'MetricFamily' has been deleted"):
+                metric.increment(1)
+            self.assertEqual(["metric_delete", "metric_family_delete"], [c["op"] for c in calls[asked:]])
+            del histogram
+        finally:
+            pb_utils._runtime = previous
 
     def test_response_and_error(self):
         error = pb_utils.TritonError("bad", pb_utils.TritonError.INVALID_ARG)

@@ -1,6 +1,7 @@
 package io.ingot.api;
 
 import io.ingot.config.proto.ModelConfig;
+import io.ingot.metrics.CustomMetrics;
 import io.ingot.time.NanoClock;
 
 import java.util.List;
@@ -263,6 +264,15 @@ public interface InferenceCore extends AutoCloseable
      * @throws InferenceException UNAVAILABLE when the mode forbids it (Triton's text, as for load)
      */
     void unloadModel(String model, boolean unloadDependents);
+
+    /**
+     * The metrics this core's models define for themselves (Triton's custom metrics, a Python model's
+     * {@code pb_utils.MetricFamily}), which the server's metrics port exports beside Triton's own families. One
+     * registry per core, for its whole life; a model's metrics leave it when the model lets go of them (at unload).
+     *
+     * @return the registry, thread-safe
+     */
+    CustomMetrics customMetrics();
 
     /**
      * Stops accepting requests, answers every queued request with UNAVAILABLE, lets batches already formed execute

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One inference request: model, optional version, id, input tensors as views over caller-owned memory, requested
- * outputs, priority, queue timeout, and a cancellation flag.
+ * outputs, priority, queue timeout, custom parameters for the model's backend, and a cancellation flag.
  *
  * <p>A request is a mutable, reusable object so that steady-state callers allocate nothing per request: fill it,
  * submit it, and once its response has been delivered, {@link #clearInputs() clear} and refill it. While a request is
@@ -58,6 +58,10 @@ public final class InferenceRequest
 
     private int requestedOutputCount;
     private String[] requestedOutputs = new String[INITIAL_CAPACITY];
+
+    private int parameterCount;
+    private String[] parameterNames = new String[INITIAL_CAPACITY];
+    private Object[] parameterValues = new Object[INITIAL_CAPACITY];
 
     private volatile boolean cancelled;
     private volatile Runnable cancelHook;
@@ -330,6 +334,82 @@ public final class InferenceRequest
         }
         requestedOutputs[requestedOutputCount++] = name;
         return this;
+    }
+
+    /**
+     * Adds a request parameter: a custom parameter of Triton's protocol (any key but the ones its frontends interpret,
+     * {@code priority}, {@code timeout}, {@code sequence_*}, {@code binary_data_output}), which the core does not
+     * read and hands to the model's backend (Triton's {@code TRITONBACKEND_RequestParameter}: a Python model reads
+     * them as {@code request.parameters()}).
+     *
+     * @param name  the key
+     * @param value a {@link String}, {@link Long}, {@link Boolean} or {@link Double}, as Triton's parameter types
+     * @return this
+     * @throws IllegalArgumentException for a value of another type, or a {@code null} name
+     */
+    public InferenceRequest parameter(final String name, final Object value)
+    {
+        checkIdle();
+        if (name == null || !(value instanceof String || value instanceof Long || value instanceof Boolean
+            || value instanceof Double))
+        {
+            throw new IllegalArgumentException("request parameter '" + name + "' must have a name and a String, Long, "
+                + "Boolean or Double value, got " + (value == null ? "null" : value.getClass().getSimpleName()));
+        }
+        if (parameterCount == parameterNames.length)
+        {
+            parameterNames = Arrays.copyOf(parameterNames, parameterCount * 2);
+            parameterValues = Arrays.copyOf(parameterValues, parameterCount * 2);
+        }
+        parameterNames[parameterCount] = name;
+        parameterValues[parameterCount++] = value;
+        return this;
+    }
+
+    /** @return the number of request parameters, in the order they were added */
+    public int parameterCount()
+    {
+        return parameterCount;
+    }
+
+    /**
+     * @param index a parameter index
+     * @return its key
+     */
+    public String parameterName(final int index)
+    {
+        return parameterNames[checkParameter(index)];
+    }
+
+    /**
+     * @param index a parameter index
+     * @return its value: a {@link String}, {@link Long}, {@link Boolean} or {@link Double}
+     */
+    public Object parameterValue(final int index)
+    {
+        return parameterValues[checkParameter(index)];
+    }
+
+    /**
+     * Removes every request parameter.
+     *
+     * @return this
+     */
+    public InferenceRequest clearParameters()
+    {
+        checkIdle();
+        Arrays.fill(parameterValues, 0, parameterCount, null);
+        parameterCount = 0;
+        return this;
+    }
+
+    private int checkParameter(final int index)
+    {
+        if (index < 0 || index >= parameterCount)
+        {
+            throw new IndexOutOfBoundsException("parameter " + index + " of " + parameterCount);
+        }
+        return index;
     }
 
     /**

@@ -15,6 +15,7 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>A decoupled model ({@code model_transaction_policy { decoupled: true }}) answers through
  * {@link #responseSender(int)} instead, zero or many responses per request; {@link #allocateOutput} is then refused.
+ * So does an engine that {@link Engine#respondsPerRequest() responds per request}, with exactly one response each.
  *
  * <p>Threads: not thread-safe; call its methods on the thread running {@code execute}. The memory it returns (inputs
  * and outputs) may be read and written by threads the engine itself runs (an engine's intra-op pool, say) until
@@ -89,6 +90,21 @@ public interface Batch
     MemorySegment allocateOutput(String name, long[] shape, long byteSize);
 
     /**
+     * What request {@code r} carries besides its inputs: id, custom parameters, correlation ID and sequence flags,
+     * timeout, requested outputs, cancellation. Requests are in batch order, as for {@link #responseSender}.
+     *
+     * @param request the request's index, {@code 0 <= request < requestCount()}
+     * @return a view of it, valid until {@code execute} returns
+     * @throws UnsupportedOperationException when this batch cannot tell its requests apart (a test double)
+     * @throws IndexOutOfBoundsException     for an index outside the batch
+     */
+    default BatchRequest request(final int request)
+    {
+        throw new UnsupportedOperationException("this batch of model '" + config().getName() + "' does not describe "
+            + "its requests");
+    }
+
+    /**
      * The sender of the responses of one request of a decoupled model's batch (see {@link ResponseSender}). Requests
      * are in batch order, and request {@code r} holds the rows after those of requests {@code 0..r-1} (each
      * {@code max(1, its batch size)} rows). The same sender is returned for the same request during one
@@ -96,8 +112,9 @@ public interface Batch
      *
      * @param request the request's index, {@code 0 <= request < requestCount()}
      * @return its response sender, valid until {@code execute} returns
-     * @throws IllegalStateException     when the model is not decoupled (its engine answers with
-     *                                   {@link #allocateOutput} and one response per request)
+     * @throws IllegalStateException     when the model is not decoupled and its engine does not
+     *                                   {@link Engine#respondsPerRequest() respond per request} (it answers with
+     *                                   {@link #allocateOutput})
      * @throws IndexOutOfBoundsException for an index outside the batch
      */
     default ResponseSender responseSender(final int request)

@@ -11,8 +11,9 @@ package io.ingot.backend;
  *
  * <p>The call is synchronous: {@code execute} returns when every requested output is written, and the engine keeps
  * no reference to the batch, its inputs or its output memory afterwards (the runtime reuses the staging memory for
- * the next batch, and the output memory belongs to the responses). It may block (on a GPU stream, say); that
- * blocks only its instance.
+ * the next batch, and the output memory belongs to the responses), except the response senders of a decoupled
+ * model's requests it {@link ResponseSender#keepOpen kept open}. It may block (on a GPU stream, say); that blocks only
+ * its instance.
  */
 public interface Engine extends AutoCloseable
 {
@@ -33,6 +34,21 @@ public interface Engine extends AutoCloseable
      *         memory (the runtime then copies a single request's heap input into staging instead of passing it through)
      */
     default boolean acceptsHeapInputs()
+    {
+        return false;
+    }
+
+    /**
+     * Whether the engine answers each request of a one-response model itself, through {@link Batch#responseSender},
+     * instead of writing batch outputs with {@link Batch#allocateOutput}: each request then gets exactly one response
+     * with outputs of the shapes and data types the engine gives ({@link ResponseSender#send send(true)} or an error
+     * through {@link ResponseSender#sendError}), so that one request's error does not fail its batch. Triton's Python
+     * backend answers so. Asked once, on the loading thread, when the instance is created; decoupled models answer
+     * through the senders whatever this says.
+     *
+     * @return true to answer through response senders
+     */
+    default boolean respondsPerRequest()
     {
         return false;
     }

@@ -1,5 +1,8 @@
 package io.ingot.backend;
 
+import io.ingot.api.ErrorCode;
+import io.ingot.tensor.DataType;
+
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -14,7 +17,14 @@ import java.lang.foreign.MemorySegment;
  * <p>Each response goes to the caller as it is sent, from the thread that sends it: the engine's outputs are written
  * straight into the response's memory (the request's {@link io.ingot.api.ResponseAllocator}), with no copy and no
  * batch dimension imposed (the shapes are the response's own). Obtained from {@link Batch#responseSender}; valid,
- * like the batch, only during {@code execute}, and not thread-safe: use it on one thread at a time.
+ * like the batch, only during {@code execute}, and not thread-safe: use it on one thread at a time. A decoupled
+ * model's engine that answers after {@code execute} returned (Triton's response factory outlives the request's
+ * release) {@link #keepOpen keeps the request open}.
+ *
+ * <p>The sender of a one-response model (an engine that {@link Engine#respondsPerRequest responds per request})
+ * takes exactly one response: {@code send(true)} or {@code sendError(..., true)}; {@code send(false)} is refused, and
+ * a request ended without a response ({@link #sendFinal}, or left open when {@code execute} returns) gets an
+ * INTERNAL error that says so.
  */
 public interface ResponseSender
 {
@@ -46,6 +56,22 @@ public interface ResponseSender
     MemorySegment allocateOutput(String name, long[] shape, long byteSize);
 
     /**
+     * As {@link #allocateOutput(String, long[], long)}, with the data type the engine gives the output, which may
+     * differ from the configuration's (Triton's Python backend returns what the model returns: an {@code INT64}
+     * output of a {@code TYPE_INT32} configuration reaches the client as {@code INT64}).
+     *
+     * @param name     an output name of the model configuration
+     * @param type     the output's data type
+     * @param shape    the output's shape (copied)
+     * @param byteSize the output's total byte size
+     * @return memory of exactly {@code byteSize} bytes, valid until this response is sent
+     * @throws IllegalArgumentException for an unknown output, a negative {@code byteSize}, or an output already
+     *                                  allocated for this response
+     * @throws IllegalStateException    after the request's final, or when the request's allocator fails
+     */
+    MemorySegment allocateOutput(String name, DataType type, long[] shape, long byteSize);
+
+    /**
      * Sends the response built so far (the outputs allocated since the last send; possibly none) to the caller now.
      *
      * @param last true when it is the request's final response
@@ -71,6 +97,31 @@ public interface ResponseSender
      * @throws IllegalStateException after the request's final
      */
     void refuse(String message);
+
+    /**
+     * Sends an error as a response of its own (Triton's {@code TRITONBACKEND_ResponseSend} with an error), final or
+     * not: a decoupled model may report a failed step and go on streaming. Outputs allocated since the last send are
+     * discarded.
+     *
+     * @param code    the error's category
+     * @param message what went wrong
+     * @param last    true when it is the request's final response
+     * @throws IllegalStateException after the request's final, or for a non-final error of a one-response model
+     */
+    void sendError(ErrorCode code, String message, boolean last);
+
+    /**
+     * Keeps the request open after {@link Engine#execute} returns, as Triton's response factory outlives the
+     * request's release: the runtime neither completes it nor fails it when the batch ends, and the engine ends it
+     * itself ({@code send(true)}, {@code sendError(..., true)}, {@link #sendFinal}, {@link #refuse}) through the
+     * sender returned, from any thread, one thread at a time. This sender then counts as complete for its batch. The
+     * runtime ends a request still open after the engine's {@link Engine#close} with an UNAVAILABLE error (the engine
+     * must stop using its senders by then). Statistics count the request when its batch ends.
+     *
+     * @return a sender for this request that stays valid until its final
+     * @throws IllegalStateException after the request's final, or for a model that is not decoupled
+     */
+    ResponseSender keepOpen();
 
     /** @return true once the request's final was sent */
     boolean isComplete();

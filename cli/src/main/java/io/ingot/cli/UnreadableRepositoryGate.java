@@ -1,5 +1,6 @@
 package io.ingot.cli;
 
+import io.ingot.metrics.CustomMetrics;
 import io.ingot.api.IdleMode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceRequest;
@@ -65,6 +66,12 @@ final class UnreadableRepositoryGate implements InferenceCore
     public IdleMode idleMode()
     {
         return core.idleMode();
+    }
+
+    @Override
+    public CustomMetrics customMetrics()
+    {
+        return core.customMetrics();
     }
 
     @Override

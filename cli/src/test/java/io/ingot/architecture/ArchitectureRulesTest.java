@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -57,8 +58,9 @@ class ArchitectureRulesTest
     @Test
     void noPackageDependsOnItselfThroughOthers()
     {
-        // No exception: the SPI depends on the API (ModelContext.core(), for the Python backend's BLS calls), and the
-        // API names the SPI's factories only through its own BackendPlugin.
+        // No exception: the SPI depends on the API (ModelContext.core(), for the Python backend's BLS calls;
+        // ResponseSender.sendError names the API's ErrorCode), and the API names the SPI's factories only through its
+        // own BackendPlugin.
         slices().matching("io.ingot.(**)").should().beFreeOfCycles()
             .check(classes);
     }
@@ -80,10 +82,32 @@ class ArchitectureRulesTest
             .should().dependOnClassesThat(inModules(allBut("native-bindings")))
             .because("native-bindings is the bottom of the module graph")
             .check(classes);
+        noClasses().that(inModule("agent"))
+            .should().dependOnClassesThat(inModules(allBut("agent")))
+            .because("the agents' duty cycle is what the core's threads, the IPC server's thread, the IPC layout's "
+                + "doorbells and the Java IPC client's waits all build on")
+            .check(classes);
         noClasses().that(inModule("ring"))
-            .should().dependOnClassesThat(inModules(allBut("native-bindings", "ring")))
-            .because("the shared-memory layout and the Java IPC client run in client processes that have no other "
-                + "Ingot module")
+            .should().dependOnClassesThat(inModules(allBut("agent", "ring")))
+            .because("the in-process ring is the core's intake and free lists: it knows the agents' cache-line "
+                + "padding and nothing else of Ingot")
+            .check(classes);
+    }
+
+    @Test
+    void theIpcClientNeedsOnlyTheLayout()
+    {
+        noClasses().that(inModule("ipc"))
+            .should().dependOnClassesThat(inModules(allBut("native-bindings", "agent", "ipc")))
+            .orShould().dependOnClassesThat().resideInAnyPackage("io.ingot.server..", "io.ingot.ring..",
+                "io.ingot.ipc.client..")
+            .because("the shared-memory layout is shared by the IPC server and every client process: nothing in it "
+                + "knows the server, the core, the in-process ring or a client")
+            .check(classes);
+        noClasses().that(inModule("ipc-client"))
+            .should().dependOnClassesThat(inModules(allBut("agent", "ipc", "ipc-client")))
+            .because("the Java IPC client runs in processes that hold no Ingot server or core: it speaks the layout "
+                + "module's rings and frames, and waits with the agents' idle strategies")
             .check(classes);
     }
 
@@ -105,7 +129,7 @@ class ArchitectureRulesTest
     void theRuntimeKnowsNoEngineAndNoTransport()
     {
         noClasses().that(inModule("runtime"))
-            .should().dependOnClassesThat(inModules(allBut("native-bindings", "ring", "api", "runtime")))
+            .should().dependOnClassesThat(inModules(allBut("native-bindings", "agent", "ring", "api", "runtime")))
             .orShould().dependOnClassesThat().resideInAnyPackage("io.netty..", "io.grpc..", "ai.onnxruntime..")
             .because("runtime holds no transport and no engine: backends plug in through the SPI, frontends use the "
                 + "public API")
@@ -184,11 +208,12 @@ class ArchitectureRulesTest
             final List<String> forbidden = new ArrayList<>(BACKENDS);
             forbidden.remove(backend);
             forbidden.add("runtime");
+            forbidden.add("ipc-client");
             forbidden.addAll(ABOVE_BACKENDS);
             noClasses().that(inModule(backend))
                 .should().dependOnClassesThat(inModules(forbidden.toArray(String[]::new)))
-                .because("a backend sees the backend SPI, the native bindings and the shared-memory rings, nothing "
-                    + "else of Ingot")
+                .because("a backend sees the backend SPI, the native bindings, the agents and the shared-memory "
+                    + "layout (never the Java IPC client), nothing else of Ingot")
                 .check(classes);
         }
     }
@@ -197,7 +222,8 @@ class ArchitectureRulesTest
     void frontendsUseOnlyThePublicApi()
     {
         noClasses().that(inModule("server"))
-            .should().dependOnClassesThat(inModules(allBut("native-bindings", "ring", "api", "protocol", "server")))
+            .should().dependOnClassesThat(inModules(allBut("native-bindings", "agent", "ipc", "api", "protocol",
+                "server")))
             .because("the HTTP, gRPC and shared-memory frontends serve any InferenceCore through the in-process API "
                 + "(gRPC's messages are the protocol module's)")
             .check(classes);
@@ -220,8 +246,8 @@ class ArchitectureRulesTest
     /** @return every production module, bottom up. */
     private static List<String> every()
     {
-        final List<String> modules = new ArrayList<>(List.of("native-bindings", "ring", "api", "protocol", "client",
-            "runtime"));
+        final List<String> modules = new ArrayList<>(List.of("native-bindings", "agent", "ring", "ipc", "ipc-client",
+            "api", "protocol", "client", "runtime"));
         modules.addAll(BACKENDS);
         modules.addAll(ABOVE_BACKENDS);
         return modules;
@@ -253,19 +279,20 @@ class ArchitectureRulesTest
      */
     static DescribedPredicate<JavaClass> inModules(final String... modules)
     {
+        // The Java client's folder is clients/java; every other module's is its name. A jar's name is the artifact
+        // and then the version, which starts with a digit, so that ingot-ipc-0.1.0.jar is not ingot-ipc-client's.
+        final List<String> folders = new ArrayList<>();
+        final StringBuilder jars = new StringBuilder(".*/ingot-(");
+        for (final String module : modules)
+        {
+            folders.add("/" + (module.equals("client") ? "clients/java" : module) + "/target/classes/");
+            jars.append(folders.size() > 1 ? "|" : "").append(Pattern.quote(module));
+        }
+        final Pattern jar = Pattern.compile(jars.append(")-\\d[^/]*\\.jar.*").toString());
         return DescribedPredicate.describe("in module " + String.join(" or ", modules), javaClass ->
         {
             final String location = javaClass.getSource().map(source -> source.getUri().toString()).orElse("");
-            for (final String module : modules)
-            {
-                // The Java client's folder is clients/java; every other module's is its name.
-                final String folder = module.equals("client") ? "clients/java" : module;
-                if (location.contains("/" + folder + "/target/classes/") || location.contains("/ingot-" + module + "-"))
-                {
-                    return true;
-                }
-            }
-            return false;
+            return folders.stream().anyMatch(location::contains) || jar.matcher(location).matches();
         });
     }
 }

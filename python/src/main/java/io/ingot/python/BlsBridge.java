@@ -1,5 +1,8 @@
 package io.ingot.python;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonParser;
+import io.ingot.api.DecoupledModelException;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
@@ -25,34 +28,42 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * BLS for one stub: turns the stub's BLS_REQUEST records into requests to the core that loaded the model, and their
- * responses into BLS_RESPONSE records. Inputs are views of the stub's shared memory and outputs are written by the
- * called model straight into this instance's BLS area ({@link BlsOutputAllocator}), so no tensor byte is copied on
- * the way. A response stays open, its outputs allocated, until the stub says the model dropped them (BLS_RELEASE),
- * or the stub goes away.
+ * BLS for one stub: turns the stub's BLS_REQUEST records into requests to the core that loaded the model (with their
+ * id, parameters, correlation ID and sequence flags, timeout and version), and their responses into BLS_RESPONSE
+ * records: one for a plain {@code exec()}, every response of the called model, the last flagged final, for
+ * {@code exec(decoupled=True)}. Inputs are views of the stub's shared memory and outputs are written by the called
+ * model straight into this instance's BLS area ({@link BlsOutputAllocator}), so no tensor byte is copied on the way.
+ * A response stays open, its outputs allocated, until the stub says the model dropped them (RELEASE), or the stub
+ * goes away.
  *
- * <p>Threads: the instance thread parses requests and writes responses (the only writer of the ring to the stub);
- * the called models' threads complete requests, which only queues them and rings the instance's doorbell. When the
- * stub goes away ({@link #retire()}), responses still to come are closed as they arrive, and the region is unmapped
- * once none is in flight, so no called model ever writes into unmapped memory.
+ * <p>Threads: the thread holding the stub's role parses requests and writes responses (the only writer of the ring
+ * to the stub); the called models' threads complete requests, which only queues them and rings the server's doorbell.
+ * When the stub goes away ({@link #retire()}), responses still to come are closed as they arrive, and the region is
+ * unmapped once none is in flight, so no called model ever writes into unmapped memory.
  */
 final class BlsBridge implements StubProcess.SideWork
 {
     private static final Logger LOG = System.getLogger(BlsBridge.class.getName());
 
-    /** One BLS request of the stub. */
-    private static final class Call
+    /** One response to a BLS request of the stub (a decoupled request has several). */
+    private static final class Answer
     {
         final long id;
-        volatile InferenceResponse response;
+        final long releaseKey;
+        final InferenceResponse response;
+        final boolean last;
         int status;
         String message;
 
-        Call(final long id)
+        Answer(final long id, final long releaseKey, final InferenceResponse response, final boolean last)
         {
             this.id = id;
+            this.releaseKey = releaseKey;
+            this.response = response;
+            this.last = last;
         }
     }
 
@@ -60,10 +71,11 @@ final class BlsBridge implements StubProcess.SideWork
     private final StubProcess stub;
     private final StubRegion region;
     private final String caller;
-    private final ConcurrentLinkedQueue<Call> completed = new ConcurrentLinkedQueue<>();
-    private final ArrayDeque<Call> unsent = new ArrayDeque<>();
-    private final Map<Long, Call> delivered = new HashMap<>();
+    private final ConcurrentLinkedQueue<Answer> completed = new ConcurrentLinkedQueue<>();
+    private final ArrayDeque<Answer> unsent = new ArrayDeque<>();
+    private final Map<Long, Answer> delivered = new HashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicLong releaseKeys = new AtomicLong();
     private final TensorEntryFlyweight entry = new TensorEntryFlyweight();
     private volatile boolean retired;
     private boolean released;
@@ -82,7 +94,7 @@ final class BlsBridge implements StubProcess.SideWork
     }
 
     /**
-     * Submits one BLS request (instance thread). A request the core refuses at once is answered at once.
+     * Submits one BLS request (role holder). A request the core refuses at once is answered at once.
      *
      * @param buffer the record's memory
      * @param offset the body's offset
@@ -91,27 +103,100 @@ final class BlsBridge implements StubProcess.SideWork
     void onRequest(final MemorySegment buffer, final long offset, final int length)
     {
         final long end = offset + length;
-        need(offset, StubProtocol.BLS_REQUEST_HEADER_LENGTH, end);
+        ResponseOutputs.need(offset, StubProtocol.BLS_REQUEST_HEADER_LENGTH, end);
         final long id = buffer.get(SharedMemory.LONG, offset);
         final long version = buffer.get(SharedMemory.LONG, offset + 8);
         final long timeoutMicros = buffer.get(SharedMemory.LONG, offset + 16);
-        final int modelLength = Short.toUnsignedInt(buffer.get(SharedMemory.SHORT, offset + 24));
-        final int idLength = Short.toUnsignedInt(buffer.get(SharedMemory.SHORT, offset + 26));
-        final int inputCount = Short.toUnsignedInt(buffer.get(SharedMemory.SHORT, offset + 28));
-        final int outputCount = Short.toUnsignedInt(buffer.get(SharedMemory.SHORT, offset + 30));
+        final long correlationId = buffer.get(SharedMemory.LONG, offset + 24);
+        final int flags = buffer.get(SharedMemory.INT, offset + 32);
+        final int modelLength = Short.toUnsignedInt(buffer.get(SharedMemory.SHORT, offset + 36));
+        final int idLength = Short.toUnsignedInt(buffer.get(SharedMemory.SHORT, offset + 38));
+        final int inputCount = Short.toUnsignedInt(buffer.get(SharedMemory.SHORT, offset + 40));
+        final int outputCount = Short.toUnsignedInt(buffer.get(SharedMemory.SHORT, offset + 42));
+        final int parametersLength = buffer.get(SharedMemory.INT, offset + 44);
+        final int keyLength = Short.toUnsignedInt(buffer.get(SharedMemory.SHORT, offset + 48));
         long cursor = offset + StubProtocol.BLS_REQUEST_HEADER_LENGTH;
-        need(cursor, IpcLimits.align8(modelLength) + (long)IpcLimits.align8(idLength), end);
+        ResponseOutputs.need(cursor, (long)IpcLimits.align8(modelLength) + IpcLimits.align8(idLength)
+            + IpcLimits.align8(parametersLength) + IpcLimits.align8(keyLength), end);
         final String model = FrameText.get(buffer, cursor, modelLength);
         cursor += IpcLimits.align8(modelLength);
         final String requestId = FrameText.get(buffer, cursor, idLength);
         cursor += IpcLimits.align8(idLength);
+        final String parameters = FrameText.get(buffer, cursor, parametersLength);
+        cursor += IpcLimits.align8(parametersLength);
+        final String correlationKey = FrameText.get(buffer, cursor, keyLength);
+        cursor += IpcLimits.align8(keyLength);
 
-        final Call call = new Call(id);
+        final boolean decoupled = (flags & StubProtocol.BLS_DECOUPLED) != 0;
         final InferenceRequest request = new InferenceRequest(model).id(requestId)
             .responseAllocator(region.blsOutputs());
+        cursor = readInputs(request, buffer, cursor, end, inputCount);
+        for (int k = 0; k < outputCount; k++)
+        {
+            ResponseOutputs.need(cursor, 8, end);
+            final int nameLength = Short.toUnsignedInt(buffer.get(SharedMemory.SHORT, cursor));
+            ResponseOutputs.need(cursor, 8L + IpcLimits.align8(nameLength), end);
+            request.requestOutput(FrameText.get(buffer, cursor + 8, nameLength));
+            cursor += 8 + IpcLimits.align8(nameLength);
+        }
+        if (core == null)
+        {
+            answerNow(id, IpcStatus.UNAVAILABLE, "BLS request of python model '" + caller + "' to model '" + model
+                + "': this model was loaded outside a core, so it has no other models to call");
+            return;
+        }
+        try
+        {
+            applyParameters(request, parameters);
+            final boolean start = (flags & StubProtocol.SEQUENCE_START) != 0;
+            final boolean stop = (flags & StubProtocol.SEQUENCE_END) != 0;
+            if ((flags & StubProtocol.CORRELATION_STRING) != 0)
+            {
+                request.sequence(correlationKey, start, stop);
+            }
+            else if (correlationId != 0 || start || stop)
+            {
+                request.sequence(correlationId, start, stop);
+            }
+            request.modelVersion(version).timeoutMicros(timeoutMicros);
+            inFlight.incrementAndGet();
+            if (decoupled)
+            {
+                core.submit(request, (response, last) -> complete(id, response, last));
+            }
+            else
+            {
+                core.submit(request, response -> complete(id, response, true));
+            }
+        }
+        catch (final DecoupledModelException ex)
+        {
+            inFlight.decrementAndGet();
+            // Triton's request_executor.cc text.
+            answerNow(id, IpcStatus.UNSUPPORTED, "Model " + model + " is using the decoupled. The current BLS "
+                + "request call doesn't support models using the decoupled transaction policy. Please use "
+                + "'decoupled=True' argument to the 'exec' or 'async_exec' calls for decoupled models.'");
+        }
+        catch (final InferenceException ex)
+        {
+            inFlight.decrementAndGet();
+            answerNow(id, status(ex.code()), ex.getMessage());
+        }
+        catch (final RuntimeException ex)
+        {
+            inFlight.decrementAndGet();
+            answerNow(id, IpcStatus.INVALID_ARG, "BLS request of python model '" + caller + "' to model '" + model
+                + "': " + ex.getMessage());
+        }
+    }
+
+    private long readInputs(final InferenceRequest request, final MemorySegment buffer, final long from,
+        final long end, final int inputCount)
+    {
+        long cursor = from;
         for (int i = 0; i < inputCount; i++)
         {
-            need(cursor, TensorEntryFlyweight.DIMS_OFFSET, end);
+            ResponseOutputs.need(cursor, TensorEntryFlyweight.DIMS_OFFSET, end);
             entry.wrap(buffer, cursor);
             final int rank = entry.rank();
             final int nameLength = entry.nameLength();
@@ -119,7 +204,7 @@ final class BlsBridge implements StubProcess.SideWork
             {
                 throw new IpcRingCorruptException("BLS input of rank " + rank);
             }
-            need(cursor, TensorEntryFlyweight.encodedLength(rank, nameLength), end);
+            ResponseOutputs.need(cursor, TensorEntryFlyweight.encodedLength(rank, nameLength), end);
             final long[] shape = new long[rank];
             for (int d = 0; d < rank; d++)
             {
@@ -135,45 +220,34 @@ final class BlsBridge implements StubProcess.SideWork
             request.addInput(name, type, shape, region.memory().asSlice(entry.tensorOffset(), entry.length()));
             cursor += entry.encodedLength();
         }
-        for (int k = 0; k < outputCount; k++)
+        return cursor;
+    }
+
+    /** The BLS request's {@code parameters}, a JSON object the stub checked (str keys, bool/int/str values). */
+    private static void applyParameters(final InferenceRequest request, final String json)
+    {
+        if (json.isEmpty() || json.equals("{}"))
         {
-            need(cursor, 8, end);
-            final int nameLength = Short.toUnsignedInt(buffer.get(SharedMemory.SHORT, cursor));
-            need(cursor, 8L + IpcLimits.align8(nameLength), end);
-            request.requestOutput(FrameText.get(buffer, cursor + 8, nameLength));
-            cursor += 8 + IpcLimits.align8(nameLength);
-        }
-        if (core == null)
-        {
-            answerNow(call, IpcStatus.UNAVAILABLE, "BLS request of python model '" + caller + "' to model '" + model
-                + "': this model was loaded outside a core, so it has no other models to call");
             return;
         }
-        try
+        for (final Map.Entry<String, JsonElement> parameter : JsonParser.parseString(json).getAsJsonObject()
+            .entrySet())
         {
-            request.modelVersion(version).timeoutMicros(timeoutMicros);
-            inFlight.incrementAndGet();
-            core.submit(request, response -> complete(call, response));
-        }
-        catch (final InferenceException ex)
-        {
-            inFlight.decrementAndGet();
-            answerNow(call, status(ex.code()), ex.getMessage());
-        }
-        catch (final RuntimeException ex)
-        {
-            inFlight.decrementAndGet();
-            answerNow(call, IpcStatus.INVALID_ARG, "BLS request of python model '" + caller + "' to model '" + model
-                + "': " + ex.getMessage());
+            final var value = parameter.getValue().getAsJsonPrimitive();
+            final Object typed = value.isBoolean() ? (Object)value.getAsBoolean()
+                : value.isString() ? value.getAsString() : (Object)value.getAsLong();
+            request.parameter(parameter.getKey(), typed);
         }
     }
 
-    /** A called model's thread: queue the response and wake the instance thread. */
-    private void complete(final Call call, final InferenceResponse response)
+    /** A called model's thread: queue the response and wake the role holder. */
+    private void complete(final long id, final InferenceResponse response, final boolean last)
     {
-        call.response = response;
-        completed.add(call);
-        inFlight.decrementAndGet();
+        completed.add(new Answer(id, releaseKeys.incrementAndGet(), response, last));
+        if (last)
+        {
+            inFlight.decrementAndGet();
+        }
         if (retired)
         {
             drainRetired();
@@ -181,50 +255,51 @@ final class BlsBridge implements StubProcess.SideWork
         }
         try
         {
-            region.parentBell().ring();
+            stub.wakeParent();
         }
         catch (final IllegalStateException ex)
         {
-            // Retired meanwhile and unmapped: drainRetired has taken or will take this call.
+            // Retired meanwhile and unmapped: drainRetired has taken or will take this answer.
             drainRetired();
         }
     }
 
-    private void answerNow(final Call call, final int status, final String message)
+    private void answerNow(final long id, final int status, final String message)
     {
-        call.status = status;
-        call.message = message;
-        unsent.add(call);
+        final Answer answer = new Answer(id, 0, null, true);
+        answer.status = status;
+        answer.message = message;
+        unsent.add(answer);
     }
 
     @Override
     public int run()
     {
-        int delivered = 0;
+        int written = 0;
         while (true)
         {
-            Call call = unsent.peekFirst();
-            if (call == null)
+            Answer answer = unsent.peekFirst();
+            if (answer == null)
             {
-                call = completed.poll();
-                if (call == null)
+                answer = completed.poll();
+                if (answer == null)
                 {
                     break;
                 }
-                unsent.addFirst(call);
+                unsent.addFirst(answer);
             }
-            if (!write(call))
+            if (!write(answer))
             {
                 break;
             }
             unsent.removeFirst();
-            delivered++;
+            written++;
         }
-        if (delivered > 0)
+        if (written > 0)
         {
             stub.ringStub();
         }
-        return delivered;
+        return written;
     }
 
     @Override
@@ -233,32 +308,33 @@ final class BlsBridge implements StubProcess.SideWork
         return !unsent.isEmpty() || !completed.isEmpty();
     }
 
-    /** @return false when the ring to the stub has no room now (the call stays queued). */
-    private boolean write(final Call call)
+    /** @return false when the ring to the stub has no room now (the answer stays queued) */
+    private boolean write(final Answer answer)
     {
-        final InferenceResponse response = call.response;
+        InferenceResponse response = answer.response;
         if (response != null && !response.isOk())
         {
-            call.status = status(response.error().code());
-            call.message = response.error().getMessage();
+            answer.status = status(response.error().code());
+            answer.message = response.error().getMessage();
         }
         else if (response != null && !inRegion(response))
         {
-            call.status = IpcStatus.INTERNAL;
-            call.message = "BLS response of model '" + response.modelName() + "' has outputs outside the calling "
+            answer.status = IpcStatus.INTERNAL;
+            answer.message = "BLS response of model '" + response.modelName() + "' has outputs outside the calling "
                 + "instance's shared memory";
             response.close();
-            call.response = null;
+            response = null;
         }
-        final InferenceResponse answer = call.response;
-        final boolean ok = answer != null && answer.isOk();
-        final byte[] message = ok ? new byte[0] : Utf8.truncate(call.message, StubProtocol.MAX_MESSAGE_BYTES);
-        final int outputs = ok ? answer.outputCount() : 0;
+        final boolean ok = response != null && response.isOk();
+        final boolean flagsOnly = response == null && answer.message == null;
+        final byte[] message = ok || flagsOnly ? FrameText.NO_BYTES
+            : Utf8.truncate(answer.message, StubProtocol.MAX_MESSAGE_BYTES);
+        final int outputs = ok ? response.outputCount() : 0;
         final byte[][] names = new byte[outputs][];
         int length = StubProtocol.BLS_RESPONSE_HEADER_LENGTH + IpcLimits.align8(message.length);
         for (int o = 0; o < outputs; o++)
         {
-            final OutputTensor output = answer.output(o);
+            final OutputTensor output = response.output(o);
             names[o] = output.name().getBytes(StandardCharsets.UTF_8);
             length += TensorEntryFlyweight.encodedLength(output.rank(), names[o].length);
         }
@@ -269,16 +345,19 @@ final class BlsBridge implements StubProcess.SideWork
             return false;
         }
         final MemorySegment buffer = ring.buffer();
-        buffer.set(SharedMemory.LONG, index, call.id);
-        buffer.set(SharedMemory.INT, index + 8, ok ? IpcStatus.OK : call.status);
-        buffer.set(SharedMemory.SHORT, index + 12, (short)message.length);
-        buffer.set(SharedMemory.SHORT, index + 14, (short)outputs);
+        buffer.set(SharedMemory.LONG, index, answer.id);
+        buffer.set(SharedMemory.LONG, index + 8, ok ? answer.releaseKey : 0);
+        buffer.set(SharedMemory.INT, index + 16, ok || flagsOnly ? IpcStatus.OK : answer.status);
+        buffer.set(SharedMemory.SHORT, index + 20, (short)message.length);
+        buffer.set(SharedMemory.SHORT, index + 22, (short)outputs);
+        buffer.set(SharedMemory.INT, index + 24, answer.last ? StubProtocol.BLS_FINAL : 0);
+        buffer.set(SharedMemory.INT, index + 28, 0);
         long cursor = index + StubProtocol.BLS_RESPONSE_HEADER_LENGTH;
         FrameText.put(buffer, cursor, message);
         cursor += IpcLimits.align8(message.length);
         for (int o = 0; o < outputs; o++)
         {
-            final OutputTensor output = answer.output(o);
+            final OutputTensor output = response.output(o);
             entry.wrap(buffer, cursor).rank(output.rank()).dataType(output.dataType().configNumber())
                 .tensorOffset(region.offsetOf(output.data())).length(output.data().byteSize());
             for (int d = 0; d < output.rank(); d++)
@@ -291,11 +370,11 @@ final class BlsBridge implements StubProcess.SideWork
         ring.commit(index);
         if (ok)
         {
-            delivered.put(call.id, call);
+            delivered.put(answer.releaseKey, new Answer(answer.id, answer.releaseKey, response, answer.last));
         }
-        else if (answer != null)
+        else if (response != null)
         {
-            answer.close();
+            response.close();
         }
         return true;
     }
@@ -313,44 +392,36 @@ final class BlsBridge implements StubProcess.SideWork
     }
 
     /**
-     * Closes the responses the stub no longer references (instance thread).
+     * Closes a response the stub no longer references (RELEASE, role holder); an unknown key is ignored.
      *
-     * @param buffer the record's memory
-     * @param offset the body's offset
-     * @param length the body's bytes
+     * @param releaseKey the key its BLS_RESPONSE carried
      */
-    void onRelease(final MemorySegment buffer, final long offset, final int length)
+    void release(final long releaseKey)
     {
-        need(offset, 8, offset + length);
-        final int count = buffer.get(SharedMemory.INT, offset);
-        need(offset + 8, 8L * count, offset + length);
-        for (int i = 0; i < count; i++)
+        final Answer answer = delivered.remove(releaseKey);
+        if (answer != null)
         {
-            final Call call = delivered.remove(buffer.get(SharedMemory.LONG, offset + 8 + 8L * i));
-            if (call != null)
-            {
-                call.response.close();
-            }
+            answer.response.close();
         }
     }
 
     /**
-     * The stub is gone or stopping (instance thread): closes every response it held, and every one still to come as
-     * it arrives; unmaps the region once no BLS request is in flight.
+     * The stub is gone or stopping (role holder): closes every response it held, and every one still to come as it
+     * arrives; unmaps the region once no BLS request is in flight.
      */
     void retire()
     {
         retired = true;
-        for (final Call call : delivered.values())
+        for (final Answer answer : delivered.values())
         {
-            call.response.close();
+            answer.response.close();
         }
         delivered.clear();
-        for (final Call call : unsent)
+        for (final Answer answer : unsent)
         {
-            if (call.response != null)
+            if (answer.response != null)
             {
-                call.response.close();
+                answer.response.close();
             }
         }
         unsent.clear();
@@ -359,10 +430,13 @@ final class BlsBridge implements StubProcess.SideWork
 
     private synchronized void drainRetired()
     {
-        Call call;
-        while ((call = completed.poll()) != null)
+        Answer answer;
+        while ((answer = completed.poll()) != null)
         {
-            call.response.close();
+            if (answer.response != null)
+            {
+                answer.response.close();
+            }
         }
         if (!released && inFlight.get() == 0)
         {
@@ -375,15 +449,6 @@ final class BlsBridge implements StubProcess.SideWork
             {
                 LOG.log(Level.WARNING, stub.label() + ": unmapping its shared memory failed: " + ex.getMessage());
             }
-        }
-    }
-
-    private static void need(final long cursor, final long bytes, final long end)
-    {
-        if (bytes < 0 || cursor + bytes > end)
-        {
-            throw new IpcRingCorruptException("BLS record ends at " + end + " but a field needs " + bytes
-                + " bytes at " + cursor);
         }
     }
 

@@ -39,7 +39,8 @@ final class PythonBackend implements Backend
     public Engine createEngine(final InstanceContext instance) throws Exception
     {
         return new PythonEngine(settings, modelFile, context.version(), instance.name(), initializeArgs(instance),
-            context.core(), new BatchEncoder(context.config()), new ResultDecoder(context.config()));
+            context.core(), new BatchEncoder(context.config()),
+            context.config().getModelTransactionPolicy().getDecoupled());
     }
 
     /** Triton's {@code initialize(args)}: a dict of strings. */

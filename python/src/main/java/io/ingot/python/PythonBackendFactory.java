@@ -21,10 +21,10 @@ import java.util.List;
  * {@code TritonPythonModel}, each instance in a stub process of its own that exchanges batches with the core through
  * shared memory (python/README.md). Registered in {@code META-INF/services/io.ingot.backend.BackendFactory}.
  *
- * <p>Refused at load, each with a message naming the model: a missing {@code model.py}, decoupled models
- * ({@code model_transaction_policy { decoupled: true }}: the core streams decoupled responses, but the Python stub
- * does not send them yet), bad parameters, and a {@code model.py} whose import or {@code initialize} fails (with
- * Python's message). Thread-safe and stateless.
+ * <p>Refused at load, each with a message naming the model: a missing {@code model.py}, bad parameters, and a
+ * {@code model.py} whose import or {@code initialize} fails (with Python's message). Decoupled models
+ * ({@code model_transaction_policy { decoupled: true }}) stream their responses as the model sends them. Thread-safe
+ * and stateless.
  */
 public final class PythonBackendFactory implements BackendFactory
 {
@@ -113,13 +113,6 @@ public final class PythonBackendFactory implements BackendFactory
     {
         final ModelConfig config = context.config();
         final String model = context.modelName();
-        if (config.getModelTransactionPolicy().getDecoupled())
-        {
-            throw new IllegalArgumentException("python model '" + model + "': model_transaction_policy { decoupled: "
-                + "true } is not supported yet by Ingot's Python backend: its stub returns one response per request "
-                + "(the core streams decoupled responses, but the stub has no response sender for them yet); serve "
-                + "the model with decoupled: false, returning one response per request from execute()");
-        }
         final Path modelFile = context.modelFile();
         if (modelFile == null)
         {

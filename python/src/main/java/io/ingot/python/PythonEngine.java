@@ -1,8 +1,10 @@
 package io.ingot.python;
 
+import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceCore;
 import io.ingot.backend.Batch;
 import io.ingot.backend.Engine;
+import io.ingot.backend.ResponseSender;
 import io.ingot.ipc.IpcRingCorruptException;
 
 import java.lang.System.Logger;
@@ -12,20 +14,33 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 
 /**
  * One instance of a Python model: a stub process that runs {@code model.py}, fed batch by batch through the
- * instance's shared memory. A stub that dies, stops its heartbeat, overruns the execute timeout or breaks the
- * protocol fails the batch it was running (with a message naming the model, the instance and what happened) and is
- * replaced at once by a new stub, started and initialized in the background; the next batch waits for it.
+ * instance's shared memory, each request answered on its own through its response sender, as Triton's Python
+ * backend answers it (outputs as the model gives them, an error for one request only). A decoupled model's requests
+ * stay open after {@code execute} returns, until the model sends their final flag. A stub that dies, stops its
+ * heartbeat, overruns the execute timeout or breaks the protocol fails the batch it was running (with a message
+ * naming the model, the instance and what happened) and its open requests, and is replaced at once by a new stub,
+ * started and initialized in the background; the next batch waits for it.
  *
- * <p>Used by the instance thread only, as the {@link Engine} contract says; the restart runs on a thread of its
- * own and hands its stub over through a future.
+ * <p>Used by the instance thread only, as the {@link Engine} contract says; the stub's session
+ * ({@link StubSession}) serves the stub between batches on a thread of its own, and the restart runs on a thread of
+ * its own and hands its session over through a future.
  */
 final class PythonEngine implements Engine
 {
     private static final Logger LOG = System.getLogger(PythonEngine.class.getName());
     private static final String MODE = "MODEL_INSTANCE_STUB";
+    /** Loads and unloads the models ask for, off the threads that serve them. */
+    private static final Executor MODEL_CONTROL = Executors.newCachedThreadPool(task ->
+    {
+        final Thread thread = new Thread(task, "ingot-python-model-control");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private final PythonSettings settings;
     private final Path modelFile;
@@ -35,13 +50,14 @@ final class PythonEngine implements Engine
     private final InferenceCore core;
     private final BatchEncoder encoder;
     private final ResultDecoder decoder;
+    private final boolean decoupled;
 
-    private StubProcess stub;
-    private BlsBridge bls;
-    private CompletableFuture<StubProcess> restart;
+    private StubSession session;
+    private CompletableFuture<StubSession> restart;
 
     private Batch batch;
     private boolean resultSeen;
+    private String batchFailure;
 
     /**
      * Starts and initializes the instance's stub.
@@ -51,13 +67,13 @@ final class PythonEngine implements Engine
      * @param version        the version
      * @param instance       the instance's name
      * @param initializeArgs the JSON of {@code initialize(args)}
-     * @param core           the core for BLS, or {@code null}
+     * @param core           the core for BLS and model control, or {@code null}
      * @param encoder        the model's batch encoder
-     * @param decoder        the model's result decoder
+     * @param decoupled      whether the model is decoupled
      * @throws PythonStubException when the stub cannot start, or {@code initialize} fails (with its message)
      */
     PythonEngine(final PythonSettings settings, final Path modelFile, final long version, final String instance,
-        final String initializeArgs, final InferenceCore core, final BatchEncoder encoder, final ResultDecoder decoder)
+        final String initializeArgs, final InferenceCore core, final BatchEncoder encoder, final boolean decoupled)
         throws PythonStubException
     {
         this.settings = settings;
@@ -67,58 +83,71 @@ final class PythonEngine implements Engine
         this.initializeArgs = initializeArgs.getBytes(StandardCharsets.UTF_8);
         this.core = core;
         this.encoder = encoder;
-        this.decoder = decoder;
-        use(launch());
+        this.decoder = new ResultDecoder(settings.model());
+        this.decoupled = decoupled;
+        session = launch();
     }
 
-    /** Starts a stub and runs {@code initialize}; the stub is stopped again when that fails. */
-    private StubProcess launch() throws PythonStubException
+    /** Starts a stub, runs {@code initialize} and starts its session's pump; the stub is stopped when that fails. */
+    private StubSession launch() throws PythonStubException
     {
         final StubProcess started = StubProcess.start(settings, MODE, modelFile, version, instance);
+        final StubSession created = new StubSession(started, settings.model(), core, MODEL_CONTROL);
+        created.enter();
         try
         {
-            final String failure = initialize(started, initializeArgs);
+            created.calls().initializing(true);
+            final String failure = initialize(started, initializeArgs, null, created.dispatcher());
+            created.calls().initializing(false);
             if (failure != null)
             {
                 throw new PythonStubException(started.label() + ": initialize() failed: " + failure);
             }
-            return started;
         }
         catch (final PythonStubException | RuntimeException ex)
         {
+            created.leave();
             started.kill();
-            started.release();
+            created.retire(started.label() + ": initialize() failed");
             throw ex;
         }
+        created.leave();
+        created.startPump();
+        return created;
     }
 
     /**
      * Sends INIT and waits for its result: no deadline (a model may load for long), but the stub's heartbeat must
-     * keep moving.
+     * keep moving. Other records are refused (an auto-complete stub sends none).
      *
-     * @return null on success, else the stub's error text; for auto-complete the config JSON comes back through
-     *     {@code result}
-     */
-    static String initialize(final StubProcess stub, final byte[] args) throws PythonStubException
-    {
-        return initialize(stub, args, null);
-    }
-
-    /**
      * @param result receives the result text on success (the auto-completed config), or {@code null}
+     * @return null on success, else the stub's error text
      */
     static String initialize(final StubProcess stub, final byte[] args, final String[] result)
         throws PythonStubException
     {
-        stub.send(StubProtocol.INIT, (buffer, offset) -> MemorySegment.copy(MemorySegment.ofArray(args), 0, buffer,
-            offset, args.length), args.length);
+        return initialize(stub, args, result, (type, buffer, offset, length) ->
+        {
+            throw new IpcRingCorruptException("expected INIT_RESULT, got record type " + type);
+        });
+    }
+
+    /**
+     * @param others receives the records {@code initialize} causes besides its result (custom metrics, model control)
+     */
+    private static String initialize(final StubProcess stub, final byte[] args, final String[] result,
+        final StubProcess.RecordHandler others) throws PythonStubException
+    {
+        final long indirect = stub.send(StubProtocol.INIT, (buffer, offset) -> MemorySegment.copy(
+            MemorySegment.ofArray(args), 0, buffer, offset, args.length), args.length);
         final String[] failure = new String[1];
         final boolean[] done = new boolean[1];
         stub.await((type, buffer, offset, length) ->
         {
             if (type != StubProtocol.INIT_RESULT)
             {
-                throw new IpcRingCorruptException("expected INIT_RESULT, got record type " + type);
+                others.onRecord(type, buffer, offset, length);
+                return;
             }
             failure[0] = StubProcess.statusText(buffer, offset, length);
             if (failure[0] == null && result != null)
@@ -127,14 +156,11 @@ final class PythonEngine implements Engine
             }
             done[0] = true;
         }, () -> done[0], 0, "running initialize()");
+        if (indirect >= 0)
+        {
+            stub.region().inputs().free(indirect, args.length);
+        }
         return failure[0];
-    }
-
-    private void use(final StubProcess started)
-    {
-        stub = started;
-        bls = new BlsBridge(core, started, settings.model());
-        started.sideWork(bls);
     }
 
     @Override
@@ -145,32 +171,55 @@ final class PythonEngine implements Engine
     }
 
     @Override
+    public boolean respondsPerRequest()
+    {
+        return true;
+    }
+
+    @Override
     public void execute(final Batch batch) throws Exception
     {
-        if (stub != null && !stub.isAlive())
+        if (session != null && !session.stub().isAlive())
         {
             // It died between batches: this batch waits for its replacement instead of failing.
-            LOG.log(Level.WARNING, stub.label() + ": the stub process (pid " + stub.pid() + ") "
-                + stub.exitDescription() + " while idle" + stub.lastOutput() + "; starting a new stub");
-            replace(stub);
+            final StubProcess dead = session.stub();
+            LOG.log(Level.WARNING, dead.label() + ": the stub process (pid " + dead.pid() + ") "
+                + dead.exitDescription() + " while idle" + dead.lastOutput() + "; starting a new stub");
+            replace(session, dead.label() + ": the stub process (pid " + dead.pid() + ") " + dead.exitDescription());
         }
-        final StubProcess current = current();
+        final StubSession current = current();
+        final StubProcess stub = current.stub();
         final String what = "executing a batch of " + batch.requestCount() + " request"
             + (batch.requestCount() == 1 ? "" : "s");
         this.batch = batch;
         resultSeen = false;
+        batchFailure = null;
+        current.enter();
         try
         {
-            final int length = encoder.prepare(batch, current.region());
-            current.send(StubProtocol.EXECUTE, encoder::write, length);
+            final long handle = current.requests().beginBatch(batch, batch.requestCount());
+            final int length = encoder.prepare(batch, stub.region(), current.inputs(), handle);
+            final long indirect = stub.send(StubProtocol.EXECUTE, encoder::write, length);
+            if (indirect >= 0)
+            {
+                current.inputs().attachBody(encoder.batchId(), indirect, length);
+            }
             final long timeout = settings.executeTimeout().toNanos();
-            current.await(this::onRecord, () -> resultSeen, timeout == 0 ? 0 : System.nanoTime() + timeout,
+            stub.await(this::onRecord, () -> resultSeen, timeout == 0 ? 0 : System.nanoTime() + timeout,
                 timeout == 0 ? what : what + " (" + PythonSettings.EXECUTE_TIMEOUT + " is "
                 + settings.executeTimeout().toSeconds() + " s)");
+            if (batchFailure != null)
+            {
+                failOpen(batch, batchFailure);
+            }
+            else if (decoupled)
+            {
+                current.requests().keepOpenAfterBatch();
+            }
         }
         catch (final PythonStubException ex)
         {
-            replace(current);
+            replace(current, ex.getMessage());
             throw new PythonStubException(ex.getMessage() + "; a new stub is being started", ex);
         }
         catch (final RuntimeException ex)
@@ -178,37 +227,49 @@ final class PythonEngine implements Engine
             if (!resultSeen && !(ex instanceof PythonExecuteException))
             {
                 // The stub still waits inside this execute: it cannot be trusted with the next batch.
-                replace(current);
+                replace(current, current.stub().label() + ": " + ex.getMessage());
             }
             throw ex;
         }
         finally
         {
+            current.requests().endBatch();
+            current.leave();
             this.batch = null;
         }
     }
 
     private void onRecord(final int type, final MemorySegment buffer, final long offset, final int length)
     {
-        switch (type)
+        if (type == StubProtocol.EXECUTE_RESULT)
         {
-            case StubProtocol.EXECUTE_RESULT ->
+            resultSeen = true;
+            batchFailure = decoder.decode(batch, encoder.requests(), decoupled, session.stub().region(),
+                session.outputs(), session.inputs()::release, buffer, offset, length);
+            return;
+        }
+        session.dispatcher().onRecord(type, buffer, offset, length);
+    }
+
+    /** Every request of the batch still open gets the message of the {@code execute} that failed as a whole. */
+    private static void failOpen(final Batch batch, final String message)
+    {
+        for (int r = 0; r < batch.requestCount(); r++)
+        {
+            final ResponseSender sender = batch.responseSender(r);
+            if (!sender.isComplete())
             {
-                resultSeen = true;
-                decoder.decode(batch, encoder, stub.region(), buffer, offset, length);
+                sender.sendError(ErrorCode.INTERNAL, message, true);
             }
-            case StubProtocol.BLS_REQUEST -> bls.onRequest(buffer, offset, length);
-            case StubProtocol.BLS_RELEASE -> bls.onRelease(buffer, offset, length);
-            default -> throw new IpcRingCorruptException("unexpected record type " + type + " during execute");
         }
     }
 
-    /** @return the running stub, waiting for a restart in progress (whose failure fails this batch). */
-    private StubProcess current() throws PythonStubException
+    /** @return the running stub's session, waiting for a restart in progress (whose failure fails this batch). */
+    private StubSession current() throws PythonStubException
     {
-        if (stub != null)
+        if (session != null)
         {
-            return stub;
+            return session;
         }
         if (restart == null)
         {
@@ -216,8 +277,8 @@ final class PythonEngine implements Engine
         }
         try
         {
-            use(restart.get());
-            return stub;
+            session = restart.get();
+            return session;
         }
         catch (final ExecutionException ex)
         {
@@ -237,19 +298,18 @@ final class PythonEngine implements Engine
         }
     }
 
-    /** Retires a broken stub and starts its replacement in the background. */
-    private void replace(final StubProcess broken)
+    /** Retires a broken stub (its open requests end with the reason) and starts its replacement in the background. */
+    private void replace(final StubSession broken, final String why)
     {
-        broken.kill();
-        bls.retire();
-        stub = null;
-        bls = null;
+        broken.stub().kill();
+        broken.retire(why);
+        session = null;
         restart = startInBackground();
     }
 
-    private CompletableFuture<StubProcess> startInBackground()
+    private CompletableFuture<StubSession> startInBackground()
     {
-        final CompletableFuture<StubProcess> future = new CompletableFuture<>();
+        final CompletableFuture<StubSession> future = new CompletableFuture<>();
         final Thread starter = new Thread(() ->
         {
             try
@@ -270,13 +330,12 @@ final class PythonEngine implements Engine
     @Override
     public void close()
     {
-        StubProcess current = stub;
+        StubSession current = session;
         if (current == null && restart != null)
         {
             try
             {
-                use(restart.get());
-                current = stub;
+                current = restart.get();
             }
             catch (final ExecutionException ex)
             {
@@ -292,12 +351,22 @@ final class PythonEngine implements Engine
         {
             return;
         }
-        final String problem = current.finalizeAndStop();
+        current.stopPump();
+        current.enter();
+        final String problem;
+        try
+        {
+            problem = current.stub().finalizeAndStop(current.dispatcher());
+        }
+        finally
+        {
+            current.leave();
+        }
         if (problem != null)
         {
-            LOG.log(Level.WARNING, current.label() + ": finalize() failed: " + problem);
+            LOG.log(Level.WARNING, current.stub().label() + ": finalize() failed: " + problem);
         }
-        bls.retire();
-        stub = null;
+        current.retire(current.stub().label() + ": the model instance stopped before the model ended the request");
+        session = null;
     }
 }

@@ -1,321 +1,141 @@
 package io.ingot.python;
 
+import io.ingot.api.ErrorCode;
 import io.ingot.backend.Batch;
-import io.ingot.config.proto.ModelConfig;
-import io.ingot.config.proto.ModelOutput;
+import io.ingot.backend.ResponseSender;
 import io.ingot.ipc.FrameText;
 import io.ingot.ipc.IpcLimits;
 import io.ingot.ipc.IpcRingCorruptException;
 import io.ingot.ipc.SharedMemory;
-import io.ingot.ipc.TensorEntryFlyweight;
-import io.ingot.tensor.DataType;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.function.LongConsumer;
 
 /**
- * Reads the stub's EXECUTE_RESULT and writes the batch's outputs: checks every returned tensor against the
- * configuration (a known output, its data type, its shape with the request's rows), then copies each requested
- * output once from shared memory into the memory the batch gives, requests in order.
- *
- * <p>What fails the batch (a {@link PythonExecuteException} naming the model, the request and the output): an error
- * {@code execute} raised or returned for a request, an unknown output, a wrong data type or shape, a requested
- * output that is missing, and outputs of one batch whose shapes cannot be stacked. Records that break the framing
- * raise {@link IpcRingCorruptException}, which stops the stub. Used by the instance thread only; reuses its tables.
+ * Reads the stub's EXECUTE_RESULT and answers the batch's requests through their response senders, each on its own
+ * as Triton's Python backend answers them: a request {@code execute} answered with an error gets that error (with
+ * the code the model gave, {@code TritonError.INVALID_ARG} and the others), the others their outputs, whatever their
+ * neighbours got. A decoupled model's result carries no responses (it sends them with RESPONSE records). Framing
+ * errors raise {@link IpcRingCorruptException}, which stops the stub. Used by the thread holding the stub's role.
  */
 final class ResultDecoder
 {
-    private final ModelConfig config;
     private final String model;
-    private final boolean batching;
-    private final Map<String, Integer> outputIndex = new HashMap<>();
-    private final DataType[] outputTypes;
-    private final long[][] outputDims;
-    private final TensorEntryFlyweight entry = new TensorEntryFlyweight();
-
-    private int capacity;
-    private boolean[][] present;
-    private long[][] offsets;
-    private long[][] lengths;
-    private long[][][] shapes;
-    private int[][] ranks;
 
     /**
-     * @param config the model's configuration
+     * @param model the model, for messages
      */
-    ResultDecoder(final ModelConfig config)
+    ResultDecoder(final String model)
     {
-        this.config = config;
-        this.model = config.getName();
-        this.batching = config.getMaxBatchSize() > 0;
-        final int outputs = config.getOutputCount();
-        outputTypes = new DataType[outputs];
-        outputDims = new long[outputs][];
-        for (int o = 0; o < outputs; o++)
-        {
-            final ModelOutput output = config.getOutput(o);
-            outputIndex.put(output.getName(), o);
-            outputTypes[o] = DataType.fromConfigNumber(output.getDataTypeValue());
-            outputDims[o] = output.getDimsList().stream().mapToLong(Long::longValue).toArray();
-        }
-        ensure(8);
+        this.model = model;
     }
 
     /**
-     * @param batch   the batch whose outputs to write
-     * @param encoder how the batch was split into requests
-     * @param region  the instance's region, where the outputs lie
-     * @param buffer  the record's memory
-     * @param offset  the body's offset
-     * @param length  the body's bytes
-     * @throws PythonExecuteException when the batch fails (see the class comment)
+     * @param batch     the batch
+     * @param requests  its requests, as encoded
+     * @param decoupled whether the model is decoupled
+     * @param region    the instance's region, where the outputs lie
+     * @param outputs   the output copier
+     * @param released  receives the ids of the batches whose inputs the model no longer references
+     * @param buffer    the record's memory
+     * @param offset    the body's offset
+     * @param length    the body's bytes
+     * @return {@code null}, or the message of an {@code execute} that failed as a whole (raised, or returned what
+     *     Triton's Python backend refuses), which the caller gives every request still open
      */
-    void decode(final Batch batch, final BatchEncoder encoder, final StubRegion region, final MemorySegment buffer,
-        final long offset, final int length)
+    String decode(final Batch batch, final int requests, final boolean decoupled, final StubRegion region,
+        final ResponseOutputs outputs, final LongConsumer released, final MemorySegment buffer, final long offset,
+        final int length)
     {
         final long end = offset + length;
-        need(offset, StubProtocol.RESULT_HEADER_LENGTH, end);
+        ResponseOutputs.need(offset, StubProtocol.RESULT_HEADER_LENGTH, end);
         final int status = buffer.get(SharedMemory.INT, offset);
         final int count = buffer.get(SharedMemory.INT, offset + 4);
         final int messageLength = buffer.get(SharedMemory.INT, offset + 8);
-        long cursor = offset + StubProtocol.RESULT_HEADER_LENGTH;
+        final int releasedCount = buffer.get(SharedMemory.INT, offset + 12);
+        final long releases = offset + StubProtocol.RESULT_HEADER_LENGTH;
+        ResponseOutputs.need(releases, 8L * releasedCount, end);
+        final long cursor = releases + 8L * releasedCount;
+        try
+        {
+            return decodeResponses(batch, requests, decoupled, region, outputs, buffer, cursor, end, status, count,
+                messageLength);
+        }
+        finally
+        {
+            // After the responses: an output the model passed through from its input lies in the block released.
+            for (int i = 0; i < releasedCount; i++)
+            {
+                released.accept(buffer.get(SharedMemory.LONG, releases + 8L * i));
+            }
+        }
+    }
+
+    private String decodeResponses(final Batch batch, final int requests, final boolean decoupled,
+        final StubRegion region, final ResponseOutputs outputs, final MemorySegment buffer, final long from,
+        final long end, final int status, final int count, final int messageLength)
+    {
+        long cursor = from;
         if (status != 0)
         {
-            need(cursor, messageLength, end);
-            throw new PythonExecuteException(FrameText.get(buffer, cursor, messageLength));
+            ResponseOutputs.need(cursor, messageLength, end);
+            return FrameText.get(buffer, cursor, messageLength);
         }
-        final int requests = encoder.requests();
-        if (count != requests)
+        if (count != (decoupled ? 0 : requests))
         {
             throw new IpcRingCorruptException("the stub answered " + count + " responses to " + requests
-                + " requests");
+                + " requests of a " + (decoupled ? "decoupled " : "") + "model");
         }
-        ensure(requests);
-        String failure = null;
-        for (int r = 0; r < requests; r++)
+        for (int r = 0; r < count; r++)
         {
-            Arrays.fill(present[r], false);
-            need(cursor, StubProtocol.RESPONSE_HEADER_LENGTH, end);
+            ResponseOutputs.need(cursor, StubProtocol.RESPONSE_HEADER_LENGTH, end);
             final int responseStatus = buffer.get(SharedMemory.INT, cursor);
             final int outputCount = Short.toUnsignedInt(buffer.get(SharedMemory.SHORT, cursor + 4));
             final int textLength = buffer.get(SharedMemory.INT, cursor + 8);
             cursor += StubProtocol.RESPONSE_HEADER_LENGTH;
-            need(cursor, textLength, end);
-            if (responseStatus != 0 && failure == null)
+            ResponseOutputs.need(cursor, textLength, end);
+            final ResponseSender sender = batch.responseSender(r);
+            if (responseStatus != 0)
             {
                 final String text = FrameText.get(buffer, cursor, textLength);
-                failure = requests == 1 ? text : "python model '" + model + "': execute answered request " + r
-                    + " of the batch's " + requests + " with an error, which fails the whole batch (the backend "
-                    + "interface cannot fail one request of a batch): " + text;
-            }
-            cursor += IpcLimits.align8(textLength);
-            for (int k = 0; k < outputCount; k++)
-            {
-                cursor = readOutput(buffer, cursor, end, region, r, encoder.rows(r));
-            }
-        }
-        if (failure != null)
-        {
-            throw new PythonExecuteException(failure);
-        }
-        writeOutputs(batch, region, requests);
-    }
-
-    private long readOutput(final MemorySegment buffer, final long cursor, final long end, final StubRegion region,
-        final int request, final long rows)
-    {
-        need(cursor, TensorEntryFlyweight.DIMS_OFFSET, end);
-        entry.wrap(buffer, cursor);
-        final int rank = entry.rank();
-        if (rank > IpcLimits.MAX_RANK)
-        {
-            throw new IpcRingCorruptException("output entry of rank " + rank);
-        }
-        final int nameLength = entry.nameLength();
-        need(cursor, TensorEntryFlyweight.encodedLength(rank, nameLength), end);
-        final String name = FrameText.get(buffer, entry.nameOffset(), nameLength);
-        final Integer index = outputIndex.get(name);
-        if (index == null)
-        {
-            throw new PythonExecuteException("python model '" + model + "': execute returned output '" + name
-                + "' for request " + request + ", which the model's configuration does not have; its outputs are "
-                + outputIndex.keySet());
-        }
-        final int o = index;
-        final DataType type = DataType.fromConfigNumber(entry.dataType());
-        if (type != outputTypes[o])
-        {
-            throw new PythonExecuteException("python model '" + model + "': execute returned output '" + name
-                + "' for request " + request + " as " + (type == null ? "type " + entry.dataType() : type.wireName())
-                + "; the configuration says TYPE_" + configTypeName(outputTypes[o]));
-        }
-        final long[] shape = shapes[request][o];
-        long elements = 1;
-        for (int d = 0; d < rank; d++)
-        {
-            shape[d] = entry.dim(d);
-            elements = shape[d] < 0 ? -1 : elements * shape[d];
-        }
-        checkShape(name, request, shape, rank, outputDims[o], rows);
-        final long tensorOffset = entry.tensorOffset();
-        final long tensorLength = entry.length();
-        if (!region.inDataAreas(tensorOffset, tensorLength))
-        {
-            throw new IpcRingCorruptException("output '" + name + "' at offset " + tensorOffset + ", length "
-                + tensorLength + " lies outside the data areas");
-        }
-        if (type == DataType.BYTES)
-        {
-            checkBytes(region.memory(), tensorOffset, tensorLength, elements, name, request);
-        }
-        else if (tensorLength != elements * type.byteSize())
-        {
-            throw new IpcRingCorruptException("output '" + name + "' has " + tensorLength + " bytes for "
-                + elements + " elements of " + type.wireName());
-        }
-        present[request][o] = true;
-        offsets[request][o] = tensorOffset;
-        lengths[request][o] = tensorLength;
-        ranks[request][o] = rank;
-        return cursor + TensorEntryFlyweight.encodedLength(rank, nameLength);
-    }
-
-    private void checkShape(final String name, final int request, final long[] shape, final int rank,
-        final long[] dims, final long rows)
-    {
-        final int lead = batching ? 1 : 0;
-        boolean ok = rank == dims.length + lead && (!batching || shape[0] == rows);
-        for (int d = 0; ok && d < dims.length; d++)
-        {
-            ok = dims[d] < 0 || dims[d] == shape[d + lead];
-        }
-        if (!ok)
-        {
-            final StringBuilder expected = new StringBuilder("[");
-            if (batching)
-            {
-                expected.append(rows).append(dims.length > 0 ? ", " : "");
-            }
-            for (int d = 0; d < dims.length; d++)
-            {
-                expected.append(d > 0 ? ", " : "").append(dims[d]);
-            }
-            throw new PythonExecuteException("python model '" + model + "': execute returned output '" + name
-                + "' for request " + request + " with shape " + Arrays.toString(Arrays.copyOf(shape, rank))
-                + "; the configuration says dims " + Arrays.toString(dims)
-                + (batching ? " with max_batch_size " + config.getMaxBatchSize() + ", so for this request's "
-                + rows + " row" + (rows == 1 ? "" : "s") : ", so") + " the shape must be " + expected
-                + "] (-1: any size)");
-        }
-    }
-
-    private void checkBytes(final MemorySegment memory, final long offset, final long length, final long elements,
-        final String name, final int request)
-    {
-        long position = 0;
-        for (long e = 0; e < elements; e++)
-        {
-            if (position + 4 > length)
-            {
-                throw new IpcRingCorruptException("BYTES output '" + name + "' of request " + request + " ends "
-                    + "inside element " + e);
-            }
-            position += 4 + Integer.toUnsignedLong(memory.get(SharedMemory.INT, offset + position));
-        }
-        if (position != length)
-        {
-            throw new IpcRingCorruptException("BYTES output '" + name + "' of request " + request + " has "
-                + length + " bytes, its " + elements + " elements " + position);
-        }
-    }
-
-    private void writeOutputs(final Batch batch, final StubRegion region, final int requests)
-    {
-        for (int o = 0; o < outputTypes.length; o++)
-        {
-            final String name = config.getOutput(o).getName();
-            if (!batch.isOutputRequested(name))
-            {
+                cursor += IpcLimits.align8(textLength);
+                cursor = outputs.copy(null, region, buffer, cursor, end, outputCount);
+                if (!sender.isComplete())
+                {
+                    sender.sendError(errorCode(responseStatus), text, true);
+                }
                 continue;
             }
-            long total = 0;
-            for (int r = 0; r < requests; r++)
+            cursor += IpcLimits.align8(textLength);
+            if (sender.isComplete())
             {
-                if (!present[r][o])
-                {
-                    throw new PythonExecuteException("python model '" + model + "': execute returned no output '"
-                        + name + "' for request " + r + ", which asked for it");
-                }
-                if (r > 0 && !sameRowShape(shapes[0][o], shapes[r][o], ranks[0][o], ranks[r][o]))
-                {
-                    throw new PythonExecuteException("python model '" + model + "': execute returned output '" + name
-                        + "' with shape " + Arrays.toString(Arrays.copyOf(shapes[r][o], ranks[r][o])) + " for request "
-                        + r + " and " + Arrays.toString(Arrays.copyOf(shapes[0][o], ranks[0][o])) + " for request 0;"
-                        + " the requests of one batch must agree on every dimension but the first");
-                }
-                total += lengths[r][o];
+                cursor = outputs.copy(null, region, buffer, cursor, end, outputCount);  // a padding row
+                continue;
             }
-            final long[] shape = Arrays.copyOf(shapes[0][o], ranks[0][o]);
-            if (batching && requests > 1)
+            try
             {
-                shape[0] = requests;
+                cursor = outputs.copy(sender, region, buffer, cursor, end, outputCount);
+                sender.send(true);
             }
-            final MemorySegment target = outputTypes[o] == DataType.BYTES ? batch.allocateOutput(name, shape, total)
-                : batch.allocateOutput(name, shape);
-            long position = 0;
-            for (int r = 0; r < requests; r++)
+            catch (final IllegalArgumentException | IllegalStateException refused)
             {
-                MemorySegment.copy(region.memory(), offsets[r][o], target, position, lengths[r][o]);
-                position += lengths[r][o];
+                // The response's memory could not be had (the caller's allocator, a shared-memory region too small):
+                // this request fails, its neighbours are answered.
+                sender.sendError(ErrorCode.INTERNAL, "python model '" + model + "': request " + r + " of the batch "
+                    + "could not take its response: " + refused.getMessage(), true);
+                cursor = outputs.copy(null, region, buffer, cursor, end, outputCount);  // from the first entry again
             }
         }
+        return null;
     }
 
-    private static boolean sameRowShape(final long[] a, final long[] b, final int rankA, final int rankB)
+    /**
+     * @param status an IPC status number (1 and up: {@link ErrorCode}'s order)
+     * @return its category ({@code UNKNOWN} for a number this version does not know)
+     */
+    static ErrorCode errorCode(final int status)
     {
-        if (rankA != rankB)
-        {
-            return false;
-        }
-        for (int d = 1; d < rankA; d++)
-        {
-            if (a[d] != b[d])
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static void need(final long cursor, final long bytes, final long end)
-    {
-        if (bytes < 0 || cursor + bytes > end)
-        {
-            throw new IpcRingCorruptException("EXECUTE_RESULT ends at " + end + " but a field needs " + bytes
-                + " bytes at " + cursor);
-        }
-    }
-
-    private static String configTypeName(final DataType type)
-    {
-        return type == DataType.BYTES ? "STRING" : type.wireName();
-    }
-
-    private void ensure(final int requests)
-    {
-        if (requests <= capacity)
-        {
-            return;
-        }
-        final int size = Math.max(requests, capacity * 2);
-        final int outputs = outputTypes.length;
-        present = new boolean[size][outputs];
-        offsets = new long[size][outputs];
-        lengths = new long[size][outputs];
-        ranks = new int[size][outputs];
-        shapes = new long[size][outputs][IpcLimits.MAX_RANK];
-        capacity = size;
+        final ErrorCode[] codes = ErrorCode.values();
+        return status >= 1 && status <= codes.length ? codes[status - 1] : ErrorCode.UNKNOWN;
     }
 }

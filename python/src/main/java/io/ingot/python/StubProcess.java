@@ -21,10 +21,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * One stub process and its shared memory: started, greeted, initialized, then driven by one instance thread, which
- * writes records to the stub and waits for the stub's records while checking that it lives, that its heartbeat
- * moves, and that it answers in time. Not thread-safe: the instance thread owns it (the stub's exit and BLS
- * completions only ring its doorbell).
+ * One stub process and its shared memory: started, greeted, initialized, then driven by whichever thread holds its
+ * session's role ({@link StubSession}: the instance thread during a batch, the session's pump between batches), which
+ * writes records to the stub and reads the stub's records while checking that it lives, that its heartbeat moves,
+ * and that it answers in time. Not thread-safe: one role holder at a time (the stub's exit, BLS completions and
+ * replies computed elsewhere only ring the server's doorbell, {@link #wakeParent}).
  */
 final class StubProcess
 {
@@ -79,6 +80,8 @@ final class StubProcess
     private final Process process;
     private final ArrayDeque<String> tail = new ArrayDeque<>();
     private final BackoffIdleStrategy idler;
+    // The pump thread's own (idlePump), made on its first call.
+    private BackoffIdleStrategy pumpIdler;
     private final IpcRingWriter toStub;
     private final IpcRingReader toParent;
     private SideWork sideWork = NO_SIDE_WORK;
@@ -110,6 +113,7 @@ final class StubProcess
             if (!closed)
             {
                 region.parentBell().ringAlways();
+                region.pumpBell().ringAlways();
             }
         });
     }
@@ -211,11 +215,13 @@ final class StubProcess
      * @param type   record type
      * @param body   the body (a writer fills it at the given offset)
      * @param length bytes of the body
+     * @return the input-area offset of an indirect body, which the caller frees when the stub is done with it, or -1
      * @throws PythonStubException when the ring stays full (the stub does not read) past the stub timeout, or the
      *     body does not fit the input area
      */
-    void send(final int type, final BodyWriter body, final int length) throws PythonStubException
+    long send(final int type, final BodyWriter body, final int length) throws PythonStubException
     {
+        long indirect = -1;
         if (length > toStub.maxMessageLength())
         {
             final long offset = region.inputs().allocate(length);
@@ -230,6 +236,7 @@ final class StubProcess
             toStub.buffer().set(SharedMemory.LONG, index, offset);
             toStub.buffer().set(SharedMemory.LONG, index + 8, length);
             toStub.commit(index);
+            indirect = offset;
         }
         else
         {
@@ -238,6 +245,7 @@ final class StubProcess
             toStub.commit(index);
         }
         region.stubBell().ringAlways();
+        return indirect;
     }
 
     /**
@@ -262,6 +270,105 @@ final class StubProcess
     void ringStub()
     {
         region.stubBell().ringAlways();
+    }
+
+    /**
+     * Wakes the role holder, whichever it is: the instance thread sleeping on the server's doorbell, or the session's
+     * pump on its own (any thread). Always system calls: the waiting flags are not kept for these waiters.
+     *
+     * @throws IllegalStateException when the region is unmapped already
+     */
+    void wakeParent()
+    {
+        region.parentBell().ringAlways();
+        region.pumpBell().ringAlways();
+    }
+
+    /**
+     * Wakes the session's pump only (the instance thread, leaving the role with records waiting).
+     *
+     * @throws IllegalStateException when the region is unmapped already
+     */
+    void wakePump()
+    {
+        region.pumpBell().ringAlways();
+    }
+
+    /** @return whether a record from the stub waits in its ring */
+    boolean hasRecords()
+    {
+        return toParent.hasRecord();
+    }
+
+    /**
+     * Reads what the stub has sent, without waiting, and does the side work (the role holder between batches).
+     *
+     * @param handler receives every record
+     * @return units of work done
+     * @throws PythonStubException when the stub broke the protocol (it was killed)
+     */
+    int poll(final RecordHandler handler) throws PythonStubException
+    {
+        try
+        {
+            return toParent.read((type, buffer, offset, length) -> dispatch(handler, type, buffer, offset, length),
+                16) + sideWork.run();
+        }
+        catch (final IpcRingCorruptException ex)
+        {
+            kill();
+            throw new PythonStubException(label + ": the stub broke the protocol between batches: " + ex.getMessage()
+                + "; it was killed", ex);
+        }
+    }
+
+    /**
+     * Waits on the pump's doorbell until the stub writes outside a batch, side work arrives, the process exits, or
+     * the time passes (the session's pump between batches). While {@code streaming} (a decoupled model's requests
+     * are open), it first yields for about 20 µs ({@link BackoffIdleStrategy#blocking}): a model that streams sends
+     * its next response within microseconds, and each one that finds the pump asleep costs a wake-up on both sides.
+     * Otherwise it sleeps at once. The pump's thread only.
+     *
+     * @param work      units of work the caller's last pass did (a pass with work restarts the yielding)
+     * @param streaming whether requests the model answers later are open
+     * @param nanos     the longest sleep
+     * @param mayRead   whether the caller could take the role now (while it cannot, waiting records do not wake it)
+     */
+    void idlePump(final int work, final boolean streaming, final long nanos, final BooleanSupplier mayRead)
+    {
+        if (closed)
+        {
+            return;
+        }
+        if (pumpIdler == null)
+        {
+            pumpIdler = BackoffIdleStrategy.blocking(region.pumpBell(),
+                () -> mayRead.getAsBoolean() && (toParent.hasRecord() || sideWork.pending()) || !process.isAlive());
+        }
+        try
+        {
+            if (streaming)
+            {
+                pumpIdler.idle(work, nanos);
+                return;
+            }
+            pumpIdler.reset();
+            if (work > 0)
+            {
+                return;
+            }
+            final int seen = region.pumpBell().arm();
+            final boolean pending = mayRead.getAsBoolean() && (toParent.hasRecord() || sideWork.pending());
+            if (!pending && process.isAlive())
+            {
+                region.pumpBell().sleep(seen, nanos);
+            }
+            region.pumpBell().disarm();
+        }
+        catch (final IllegalStateException unmapped)
+        {
+            // The region was closed meanwhile: the session is retiring.
+        }
     }
 
     private int claim(final int type, final int length) throws PythonStubException
@@ -379,12 +486,14 @@ final class StubProcess
     }
 
     /**
-     * Sends FINALIZE, waits for the result within the stub timeout, then for the process to exit; kills it if it
-     * does not. Never throws: a stub that fails to finalize is only logged by the caller.
+     * Sends FINALIZE, waits for the result within the stub timeout (handing the other records that arrive meanwhile
+     * to {@code others}), then for the process to exit; kills it if it does not. Never throws: a stub that fails to
+     * finalize is only logged by the caller.
      *
+     * @param others receives the records that are not FINALIZE_RESULT
      * @return null when {@code finalize()} succeeded, else why not
      */
-    String finalizeAndStop()
+    String finalizeAndStop(final RecordHandler others)
     {
         String problem = null;
         try
@@ -400,6 +509,11 @@ final class StubProcess
                 {
                     result[0] = statusText(buffer, offset, length);
                     done[0] = true;
+                }
+                else
+                {
+                    // A decoupled model's threads still answer while finalize() waits for them.
+                    others.onRecord(type, buffer, offset, length);
                 }
             }, () -> done[0], System.nanoTime() + settings.stubTimeout().toNanos(), "finalizing");
             problem = result[0];

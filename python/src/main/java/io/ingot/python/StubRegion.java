@@ -32,6 +32,8 @@ import static io.ingot.python.StubRegionDescriptor.PARENT_AREA_OFFSET_OFFSET;
 import static io.ingot.python.StubRegionDescriptor.PARENT_DOORBELL_OFFSET;
 import static io.ingot.python.StubRegionDescriptor.PARENT_PID_OFFSET;
 import static io.ingot.python.StubRegionDescriptor.PARENT_WAITING_OFFSET;
+import static io.ingot.python.StubRegionDescriptor.PUMP_DOORBELL_OFFSET;
+import static io.ingot.python.StubRegionDescriptor.PUMP_WAITING_OFFSET;
 import static io.ingot.python.StubRegionDescriptor.STUB_AREA_LENGTH_OFFSET;
 import static io.ingot.python.StubRegionDescriptor.STUB_AREA_OFFSET_OFFSET;
 import static io.ingot.python.StubRegionDescriptor.STUB_DOORBELL_OFFSET;
@@ -70,6 +72,7 @@ final class StubRegion implements AutoCloseable
     private final IpcRingReader toParent;
     private final Doorbell stubBell;
     private final Doorbell parentBell;
+    private final Doorbell pumpBell;
     private final SlabAllocator inputs;
     private final BlsOutputAllocator blsOutputs;
     private final long dataOffset;
@@ -108,6 +111,7 @@ final class StubRegion implements AutoCloseable
         this.toParent = new IpcRingReader(memory.asSlice(toParentOffset, ringLength));
         this.stubBell = new Doorbell(memory, STUB_DOORBELL_OFFSET, STUB_WAITING_OFFSET);
         this.parentBell = new Doorbell(memory, PARENT_DOORBELL_OFFSET, PARENT_WAITING_OFFSET);
+        this.pumpBell = new Doorbell(memory, PUMP_DOORBELL_OFFSET, PUMP_WAITING_OFFSET);
         this.inputs = new SlabAllocator(dataOffset, areaBytes);
         this.blsOutputs = new BlsOutputAllocator(memory, new SlabAllocator(dataOffset + areaBytes, areaBytes));
     }
@@ -203,6 +207,12 @@ final class StubRegion implements AutoCloseable
     Doorbell parentBell()
     {
         return parentBell;
+    }
+
+    /** @return the session pump's doorbell, which the stub rings after every record but its batch's own */
+    Doorbell pumpBell()
+    {
+        return pumpBell;
     }
 
     /** @return the allocator of the input area, reset for every batch (instance thread only). */

@@ -13,7 +13,7 @@ final class StubRegionDescriptor
     /** The ASCII bytes {@code INGOTPYB} as a little-endian int64. */
     static final long MAGIC = 0x425950544F474E49L;
     /** Layout version. */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     /** Bytes of the header. */
     static final int HEADER_LENGTH = 4096;
 
@@ -44,6 +44,14 @@ final class StubRegionDescriptor
     static final int PARENT_DOORBELL_OFFSET = 384;
     /** Raised by the server's instance thread while it may sleep on {@link #PARENT_DOORBELL_OFFSET}. */
     static final int PARENT_WAITING_OFFSET = 388;
+    /**
+     * Futex word of the server's session pump, which reads the stub's ring between batches: the stub changes and
+     * wakes it after every record but those its main thread writes during a batch (the instance thread reads those),
+     * so that a batch wakes no third thread.
+     */
+    static final int PUMP_DOORBELL_OFFSET = 448;
+    /** The pump's waiting flag (unused: the stub cannot fence, so it always rings). */
+    static final int PUMP_WAITING_OFFSET = 452;
 
     private StubRegionDescriptor()
     {

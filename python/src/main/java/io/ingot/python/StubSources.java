@@ -17,7 +17,8 @@ final class StubSources
 {
     /** The stub's file name. */
     static final String STUB = "ingot_python_stub.py";
-    private static final List<String> FILES = List.of(STUB, "triton_python_backend_utils.py", "ingot_ipc.py");
+    private static final List<String> FILES = List.of(STUB, "ingot_stub_link.py", "triton_python_backend_utils.py",
+        "ingot_ipc.py");
     private static final String RESOURCES = "/io/ingot/python/stub/";
 
     private static Path directory;

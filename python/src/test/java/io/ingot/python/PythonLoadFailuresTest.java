@@ -21,9 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Python models that cannot load, each refused with a message naming the model and saying why, while a good model of
  * the same core loads and serves: a {@code model.py} with a syntax error, one without {@code TritonPythonModel}, one
- * without {@code execute}, an {@code initialize} that raises, a missing {@code model.py}, a decoupled model, a bad
- * parameter, an interpreter that does not exist; and {@code auto_complete_config}, completing a configuration or
- * failing the load with its message.
+ * without {@code execute}, an {@code initialize} that raises, a missing {@code model.py}, a bad parameter, an
+ * interpreter that does not exist; and {@code auto_complete_config}, completing a configuration or failing the load
+ * with its message.
  */
 class PythonLoadFailuresTest
 {
@@ -63,7 +63,7 @@ class PythonLoadFailuresTest
         """;
 
     private static final String[] BROKEN = {"syntax_error", "no_class", "no_execute", "initialize_fails", "no_file",
-        "decoupled", "bad_parameter", "no_interpreter", "auto_complete_fails"};
+        "bad_parameter", "no_interpreter", "auto_complete_fails"};
 
     @TempDir
     static Path repository;
@@ -82,7 +82,6 @@ class PythonLoadFailuresTest
             + "        raise RuntimeError('the weights of ' + args['model_name'] + ' are missing')\n"
             + "    def execute(self, requests):\n        return []\n");
         write("no_file", "", null);
-        write("decoupled", "model_transaction_policy { decoupled: true }", GOOD);
         write("bad_parameter", "parameters { key: \"INGOT_EXECUTE_TIMEOUT_SECONDS\" value { string_value: \"soon\" } }",
             GOOD);
         write("no_interpreter", "parameters { key: \"EXECUTION_ENV_PATH\" value { string_value: "
@@ -159,9 +158,6 @@ class PythonLoadFailuresTest
         final String noFile = PythonTests.loadFailure(core, "no_file");
         assertTrue(noFile.contains("python model 'no_file': Python model file not found in '")
             && noFile.contains("no_file/1/model.py'"), noFile);
-        final String decoupled = PythonTests.loadFailure(core, "decoupled");
-        assertTrue(decoupled.contains("python model 'decoupled': model_transaction_policy { decoupled: true } is not "
-            + "supported yet"), decoupled);
         final String parameter = PythonTests.loadFailure(core, "bad_parameter");
         assertTrue(parameter.contains("python model 'bad_parameter': parameter INGOT_EXECUTE_TIMEOUT_SECONDS must be a "
             + "whole number, got 'soon'"), parameter);

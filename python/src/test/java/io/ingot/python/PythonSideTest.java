@@ -17,8 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The Python side on its own: the unit tests of {@code triton_python_backend_utils}
- * ({@code src/test/python}, Python's unittest), and the stub's layout and protocol numbers against this module's
- * ({@link StubRegionDescriptor}, {@link StubProtocol}), read from the stub module itself.
+ * ({@code src/test/python}, Python's unittest), and the stub's layout and protocol numbers (record types, flags, the
+ * sizes of its frame headers) against this module's ({@link StubRegionDescriptor}, {@link StubProtocol}), read from
+ * the stub's link module itself.
  */
 class PythonSideTest
 {
@@ -44,8 +45,10 @@ class PythonSideTest
     @Test
     void theStubUsesTheLayoutAndRecordTypesOfThisModule() throws Exception
     {
-        final String output = run(SOURCES, "-c", "import json, ingot_python_stub as s; print(json.dumps({k: v for k, "
-            + "v in vars(s).items() if isinstance(v, int) and (k.isupper() or k.startswith('_H_'))}))");
+        final String output = run(SOURCES, "-c", "import json, struct, ingot_stub_link as s; "
+            + "v = {k: v for k, v in vars(s).items() if isinstance(v, int) and (k.isupper() or k.startswith('_H_'))}; "
+            + "v.update({k + '_LENGTH': x.size for k, x in vars(s).items() if isinstance(x, struct.Struct)}); "
+            + "print(json.dumps(v))");
         final JsonObject python = JsonParser.parseString(output.lines().reduce((a, b) -> b).orElseThrow())
             .getAsJsonObject();
         final Map<String, Long> java = new LinkedHashMap<>();
@@ -58,16 +61,22 @@ class PythonSideTest
                 java.put(key, ((Number)field.get(null)).longValue());
             }
         }
-        for (final String type : new String[] {"INIT", "EXECUTE", "BLS_RESPONSE", "FINALIZE", "HELLO", "INIT_RESULT",
-            "EXECUTE_RESULT", "BLS_REQUEST", "BLS_RELEASE", "FINALIZE_RESULT", "INDIRECT"})
+        for (final String constant : new String[] {"INIT", "EXECUTE", "BLS_RESPONSE", "FINALIZE", "REPLY", "HELLO",
+            "INIT_RESULT", "EXECUTE_RESULT", "BLS_REQUEST", "RELEASE", "FINALIZE_RESULT", "RESPONSE", "CALL",
+            "INDIRECT", "EXECUTE_DECOUPLED", "SEQUENCE_START", "SEQUENCE_END", "CORRELATION_STRING", "BLS_DECOUPLED",
+            "SEND_FINAL", "SEND_HAS_RESPONSE", "SEND_DROPPED", "BLS_FINAL", "EXECUTE_HEADER_LENGTH",
+            "REQUEST_HEADER_LENGTH", "RESULT_HEADER_LENGTH", "RESPONSE_HEADER_LENGTH", "REPLY_HEADER_LENGTH",
+            "CALL_HEADER_LENGTH", "BLS_REQUEST_HEADER_LENGTH", "BLS_RESPONSE_HEADER_LENGTH"})
         {
-            java.put(type, ((Number)StubProtocol.class.getDeclaredField(type).get(null)).longValue());
+            java.put(constant, ((Number)StubProtocol.class.getDeclaredField(constant).get(null)).longValue());
         }
+        java.put("SEND_HEADER_LENGTH", (long)StubProtocol.SEND_HEADER_LENGTH);
         java.remove("HEADER_LENGTH");
         java.remove("_H_MAGIC");
         java.remove("_H_HEADER_LENGTH");
         java.remove("_H_STUB_WAITING");
         java.remove("_H_PARENT_WAITING");
+        java.remove("_H_PUMP_WAITING");
         for (final Map.Entry<String, Long> entry : java.entrySet())
         {
             assertTrue(python.has(entry.getKey()), "the stub names no " + entry.getKey() + ": " + python);

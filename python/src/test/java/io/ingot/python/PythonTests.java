@@ -14,6 +14,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -208,6 +209,18 @@ final class PythonTests
     {
         return new InferenceRequest(model).addInput("INPUT0", DataType.FP32, shape, floats(input0))
             .addInput("INPUT1", DataType.FP32, shape, floats(input1));
+    }
+
+    /**
+     * @param response a response
+     * @param output   one of its BYTES outputs
+     * @return its first element, as UTF-8 text
+     */
+    static String firstString(final InferenceResponse response, final String output)
+    {
+        final MemorySegment data = response.output(output).data();
+        final int length = data.get(ValueLayout.JAVA_INT_UNALIGNED, 0);
+        return new String(data.asSlice(4, length).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
     }
 
     /**

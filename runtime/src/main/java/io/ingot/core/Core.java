@@ -37,6 +37,7 @@ import io.ingot.config.proto.ModelEnsembling;
 import io.ingot.config.proto.ModelInput;
 import io.ingot.config.proto.ModelOutput;
 import io.ingot.cuda.NativeAccess;
+import io.ingot.metrics.CustomMetrics;
 import io.ingot.device.CudaDevice;
 import io.ingot.ensemble.EnsembleLinker;
 import io.ingot.ensemble.EnsembleOrder;
@@ -90,6 +91,7 @@ public final class Core implements InferenceCore
     private final Timekeeper timekeeper;
     private final AgentRunner timekeeperRunner;
     private final ModelController controller;
+    private final CustomMetrics customMetrics = new CustomMetrics();
     private RepositoryPoller poller;
     private volatile boolean closed;
 
@@ -477,6 +479,12 @@ public final class Core implements InferenceCore
     public NanoClock clock()
     {
         return options.clock();
+    }
+
+    @Override
+    public CustomMetrics customMetrics()
+    {
+        return customMetrics;
     }
 
     @Override

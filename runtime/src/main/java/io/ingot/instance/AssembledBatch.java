@@ -5,6 +5,7 @@ import io.ingot.tensor.DataType;
 import io.ingot.api.InferenceRequest;
 import io.ingot.backend.Batch;
 import io.ingot.backend.BatchInput;
+import io.ingot.backend.BatchRequest;
 import io.ingot.backend.ResponseSender;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.device.PinnedAllocator;
@@ -127,19 +128,26 @@ final class AssembledBatch implements Batch
     /** The configured outputs that are also state outputs, one bit per configured index: always produced. */
     private final long listedStateOutputs;
 
-    /** A decoupled model's response senders, or {@code null}: then the engine answers with allocateOutput. */
+    /**
+     * The response senders of a decoupled model or of an engine that responds per request, or {@code null}: then
+     * the engine answers with allocateOutput.
+     */
     private final ResponseSenders senders;
+    /** One view per row of the batch, grown to the largest batch seen. */
+    private RequestView[] views = new RequestView[0];
 
     FormedBatch payload;
     private long requestedOutputs;
 
-    AssembledBatch(final HostedModel model, final PinnedAllocator allocator, final boolean acceptsHeapInputs)
+    AssembledBatch(final HostedModel model, final PinnedAllocator allocator, final boolean acceptsHeapInputs,
+        final boolean respondsPerRequest)
     {
         this.model = model;
         this.config = model.config();
         this.batchDimension = config.getMaxBatchSize() > 0;
         this.acceptsHeapInputs = acceptsHeapInputs;
-        this.senders = config.getModelTransactionPolicy().getDecoupled() ? new ResponseSenders(model, allocator) : null;
+        final boolean decoupled = config.getModelTransactionPolicy().getDecoupled();
+        this.senders = decoupled || respondsPerRequest ? new ResponseSenders(model, allocator, decoupled) : null;
         sequenceControls = config.hasSequenceBatching() ? new SequenceControlInputs(config, allocator) : null;
         inputs = new InputView[config.getInputCount()];
         states = config.getSequenceBatching().getStateCount() == 0 ? null
@@ -382,8 +390,8 @@ final class AssembledBatch implements Batch
     {
         if (senders != null)
         {
-            throw new IllegalStateException("model '" + model.name() + "' is decoupled: send its outputs through "
-                + "responseSender(request), zero or many responses per request");
+            throw new IllegalStateException("model '" + model.name() + "' answers through its response senders: "
+                + "send its outputs through responseSender(request)");
         }
         if (batchDimension && (shape.length == 0 || shape[0] != payload.batchSize()))
         {
@@ -423,6 +431,40 @@ final class AssembledBatch implements Batch
     }
 
     @Override
+    public BatchRequest request(final int request)
+    {
+        final int count = payload.count();
+        if (request < 0 || request >= count)
+        {
+            throw new IndexOutOfBoundsException("request " + request + " of a batch of " + count + " requests");
+        }
+        if (views.length < count)
+        {
+            final RequestView[] grown = Arrays.copyOf(views, count);
+            for (int r = views.length; r < count; r++)
+            {
+                grown[r] = new RequestView(config, model.clock());
+            }
+            views = grown;
+        }
+        final PendingRequest row = payload.get(request);
+        return views[request].bind(row, row == null ? rowsOfPadding() : row.batchSize);
+    }
+
+    /** A padding row of a sequence batch repeats the first request: as many rows as it. */
+    private int rowsOfPadding()
+    {
+        for (int r = 0; r < payload.count(); r++)
+        {
+            if (payload.get(r) != null)
+            {
+                return payload.get(r).batchSize;
+            }
+        }
+        return 1;
+    }
+
+    @Override
     public ResponseSender responseSender(final int request)
     {
         if (senders == null)
@@ -432,7 +474,7 @@ final class AssembledBatch implements Batch
         return senders.get(request);
     }
 
-    /** @return the decoupled model's response senders, or {@code null} for a one-response model */
+    /** @return the response senders, or {@code null} when the engine answers with allocateOutput */
     ResponseSenders senders()
     {
         return senders;

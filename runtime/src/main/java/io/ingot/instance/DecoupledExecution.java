@@ -8,13 +8,16 @@ import io.ingot.stats.StatsCell;
 import io.ingot.time.NanoClock;
 
 /**
- * How an instance of a decoupled model ({@code model_transaction_policy { decoupled: true }}) runs a batch: it
- * assembles the inputs as for any model, binds a {@link io.ingot.backend.ResponseSender} to each request, and lets
- * the engine send zero or many responses per request during {@link Engine#execute}, each delivered as it is sent.
- * When the engine returns, every request still open gets its final: a flags-only one, or Triton's cancellation or
- * stopping error when the caller cancelled or the model is stopping. When the engine throws, every request still
- * open gets an INTERNAL error naming the model, the instance and the cause as its final, after the responses it
- * already had. So each accepted request ends with exactly one final.
+ * How an instance runs a batch whose engine answers through response senders: a decoupled model's ({@code
+ * model_transaction_policy { decoupled: true }}, zero or many responses per request), or an engine's that
+ * {@link Engine#respondsPerRequest() responds per request} (one each; the name is the first user's). It assembles
+ * the inputs as for any model, binds a {@link io.ingot.backend.ResponseSender} to each request, and lets the engine
+ * send during {@link Engine#execute}, each response delivered as it is sent. When the engine returns, every request
+ * still open (and not {@link io.ingot.backend.ResponseSender#keepOpen kept open}) gets its final: a flags-only one
+ * (decoupled) or an error saying the engine gave none (one-response), or Triton's cancellation or stopping error
+ * when the caller cancelled or the model is stopping. When the engine throws, every request still open gets an
+ * INTERNAL error naming the model, the instance and the cause as its final, after the responses it already had. So
+ * each accepted request ends with exactly one final.
  *
  * <p>Statistics are counted when the engine returns, with the whole execution as compute time (the responses
  * overlap it): one executed batch, and each request a success or a backend failure. A request whose final went out
@@ -78,7 +81,12 @@ final class DecoupledExecution
             {
                 continue;
             }
-            if (failure == null || sender.isComplete())
+            if (sender.failed || (!sender.isComplete() && !senders.decoupled()))
+            {
+                // An error final, or a one-response request left without a response (completeIfOpen fails it).
+                stats.requestFailed(end - sender.acceptedNs, FailureReason.BACKEND);
+            }
+            else if (failure == null || sender.isComplete())
             {
                 stats.requestSucceeded(sender.batchSize, end - sender.acceptedNs, computeStart - sender.acceptedNs,
                     inputEnd - computeStart, end - inputEnd, 0);

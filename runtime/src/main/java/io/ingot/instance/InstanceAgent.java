@@ -29,7 +29,7 @@ public final class InstanceAgent implements Agent
     private final Seat seat = new Seat();
     private final FormedBatch batch;
     private final EndedRequests ended = new EndedRequests();
-    private final io.ingot.dispatch.EndedAnswerer answerer;
+    private final EndedResponses answerer;
     private final String roleName;
     /** Whether the policy learns from executed batches: then each batch is timed and reported. */
     private final boolean reportsBatches;

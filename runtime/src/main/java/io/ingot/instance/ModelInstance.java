@@ -29,7 +29,8 @@ import java.lang.foreign.ValueLayout;
  * assembled only after the engine returned. Its thread's duty cycle (taking batches) is {@link InstanceAgent}'s. Not
  * thread-safe: its instance thread only.
  *
- * <p>A decoupled model's batch runs through {@link DecoupledExecution} instead, zero or many responses per request.
+ * <p>A decoupled model's batch runs through {@link DecoupledExecution} instead, zero or many responses per request,
+ * and so does the batch of an engine that {@link Engine#respondsPerRequest() responds per request} (one each).
  *
  * <p>An engine failure fails exactly its batch: every request of it gets an INTERNAL error naming the model and the
  * cause, and the instance serves the next batch.
@@ -66,7 +67,7 @@ public final class ModelInstance implements AutoCloseable
         this.engine = engine;
         this.stats = model.stats().cell(index);
         this.batchDimension = model.config().getMaxBatchSize() > 0;
-        this.staging = new AssembledBatch(model, allocator, engine.acceptsHeapInputs());
+        this.staging = new AssembledBatch(model, allocator, engine.acceptsHeapInputs(), engine.respondsPerRequest());
         this.decoupled = staging.senders() == null ? null
             : new DecoupledExecution(model, name, engine, stats, staging);
     }
@@ -77,11 +78,13 @@ public final class ModelInstance implements AutoCloseable
         return name;
     }
 
-    /** Releases the staging memory and closes the engine (after the last batch). */
+    /**
+     * Closes the engine (after the last batch), ends the requests it kept open and did not end (UNAVAILABLE), and
+     * releases the staging memory.
+     */
     @Override
     public void close()
     {
-        staging.close();
         try
         {
             engine.close();
@@ -90,6 +93,12 @@ public final class ModelInstance implements AutoCloseable
         {
             LOG.log(Level.WARNING, "closing engine of instance " + name + " failed", ex);
         }
+        if (staging.senders() != null)
+        {
+            staging.senders().failOpen("model '" + model.name() + "' version " + model.version() + " instance "
+                + name + " stopped before it ended the request");
+        }
+        staging.close();
     }
 
     /**

@@ -12,14 +12,20 @@ import io.ingot.scheduler.PendingRequest;
 import io.ingot.tensor.DataType;
 import io.ingot.time.NanoClock;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The {@link ResponseSender} of one row of a decoupled model's batch, reused for every batch of its instance. It
- * builds each response in the request's own memory and hands it to the model's {@link ResponseDelivery} (flagged
- * final or not) as it is sent, then forgets the request once its final is out: from that moment
- * the caller may resubmit it, so what the statistics and the trace need is captured when the row is bound.
- * Not thread-safe: one sending thread at a time, as the SPI says.
+ * The {@link ResponseSender} of one row of a batch whose engine answers through senders: a decoupled model's, or an
+ * engine's that responds per request. The instance reuses one per row for every batch; {@link #keepOpen} moves a
+ * decoupled request into a new sender of its own, which the engine ends later. It builds each response in the
+ * request's own memory and hands it to the model's {@link ResponseDelivery} (flagged final or
+ * not) as it is sent, then forgets the request once its final is out: from that moment the caller may resubmit it, so
+ * what the statistics and the trace need is captured when the row is bound.
+ *
+ * <p>Not thread-safe: one sending thread at a time, as the SPI says. A kept-open sender may pass from thread to
+ * thread (the engine orders the hand-overs); {@link #complete} is volatile so that {@link ResponseSenders#failOpen}
+ * sees a final sent on another thread.
  */
 final class RequestResponseSender implements ResponseSender
 {
@@ -27,24 +33,34 @@ final class RequestResponseSender implements ResponseSender
     private final ResponseDelivery delivery;
     private final NanoClock clock;
     private final ResponseSenders outputs;
+    /** True for a sender {@link #keepOpen} made: it lives past its batch and keeps no instance-thread scratch. */
+    private final boolean keptOpen;
     private PendingRequest pending;
     private InferenceResponse building;
     /** Bit {@code o} set when output {@code o} was allocated for the response being built. */
     private long allocatedOutputs;
-    private boolean complete;
+    private volatile boolean complete;
     private long computeStartNs;
     private long inputEndNs;
     /** Captured at bind: the request may be reused as soon as its final is delivered. */
     long acceptedNs;
     int batchSize;
     RequestTrace trace;
+    /** Whether the request's final was an error (the statistics count it failed). */
+    boolean failed;
 
     RequestResponseSender(final HostedModel model, final ResponseSenders outputs)
+    {
+        this(model, outputs, false);
+    }
+
+    private RequestResponseSender(final HostedModel model, final ResponseSenders outputs, final boolean keptOpen)
     {
         this.model = model;
         this.delivery = model.delivery();
         this.clock = model.clock();
         this.outputs = outputs;
+        this.keptOpen = keptOpen;
     }
 
     /** Binds the sender to a row of the next batch; {@code request} is {@code null} for a padding row. */
@@ -54,6 +70,7 @@ final class RequestResponseSender implements ResponseSender
         building = null;
         allocatedOutputs = 0;
         complete = request == null;
+        failed = false;
         computeStartNs = computeStart;
         inputEndNs = inputEnd;
         acceptedNs = request == null ? 0 : request.acceptedNs;
@@ -65,16 +82,35 @@ final class RequestResponseSender implements ResponseSender
     public MemorySegment allocateOutput(final String name, final long[] shape)
     {
         final int index = outputs.index(name);
-        return allocate(index, shape, OutputSizes.fixedByteSize(model.name(), name, outputs.type(index), shape));
+        final DataType type = outputs.type(index);
+        return allocate(index, type, shape, OutputSizes.fixedByteSize(model.name(), name, type, shape));
     }
 
     @Override
     public MemorySegment allocateOutput(final String name, final long[] shape, final long byteSize)
     {
-        return allocate(outputs.index(name), shape, OutputSizes.checkedByteSize(name, byteSize));
+        final int index = outputs.index(name);
+        return allocate(index, outputs.type(index), shape, OutputSizes.checkedByteSize(name, byteSize));
     }
 
-    private MemorySegment allocate(final int index, final long[] shape, final long byteSize)
+    @Override
+    public MemorySegment allocateOutput(final String name, final DataType type, final long[] shape,
+        final long byteSize)
+    {
+        final int index = outputs.index(name);
+        if (type != DataType.BYTES)
+        {
+            final long fixed = OutputSizes.fixedByteSize(model.name(), name, type, shape);
+            if (fixed != byteSize)
+            {
+                throw new IllegalArgumentException("output '" + name + "' of model '" + model.name() + "': "
+                    + byteSize + " bytes for a " + type.wireName() + " tensor that needs " + fixed);
+            }
+        }
+        return allocate(index, type, shape, OutputSizes.checkedByteSize(name, byteSize));
+    }
+
+    private MemorySegment allocate(final int index, final DataType type, final long[] shape, final long byteSize)
     {
         requireOpen();
         if ((allocatedOutputs & (1L << index)) != 0)
@@ -85,7 +121,9 @@ final class RequestResponseSender implements ResponseSender
         allocatedOutputs |= 1L << index;
         if (pending == null || (pending.requestedOutputs & (1L << index)) == 0)
         {
-            return outputs.scratch(index, byteSize);  // nobody asked for it: written, then discarded
+            // Nobody asked for it: written, then discarded.
+            return keptOpen ? Arena.ofAuto().allocate(Math.max(1, byteSize)).asSlice(0, byteSize)
+                : outputs.scratch(index, byteSize);
         }
         if (building == null)
         {
@@ -93,7 +131,6 @@ final class RequestResponseSender implements ResponseSender
         }
         final ResponseAllocator allocator = model.allocatorFor(pending);
         final String name = outputs.name(index);
-        final DataType type = outputs.type(index);
         final MemorySegment memory = allocator.allocate(name, type, shape, byteSize);
         if (memory == null || memory.byteSize() < byteSize)
         {
@@ -110,6 +147,11 @@ final class RequestResponseSender implements ResponseSender
     public void send(final boolean last)
     {
         requireOpen();
+        if (!last && !outputs.decoupled())
+        {
+            throw new IllegalStateException("model '" + model.name() + "' is not decoupled: each request gets "
+                + "exactly one response, sent with send(true)");
+        }
         allocatedOutputs = 0;
         if (pending == null)
         {
@@ -132,6 +174,11 @@ final class RequestResponseSender implements ResponseSender
     public void sendFinal()
     {
         requireOpen();
+        if (!outputs.decoupled())
+        {
+            failIfOpen(ErrorCode.INTERNAL, noResponse(), null);
+            return;
+        }
         discardUnsent();
         if (pending == null)
         {
@@ -144,13 +191,67 @@ final class RequestResponseSender implements ResponseSender
     @Override
     public void refuse(final String message)
     {
+        sendError(ErrorCode.INVALID_ARG, message, true);
+    }
+
+    @Override
+    public void sendError(final ErrorCode code, final String message, final boolean last)
+    {
         requireOpen();
-        if (pending == null)
+        if (last)
         {
-            complete = true;
+            if (pending == null)
+            {
+                discardUnsent();
+                complete = true;
+                return;
+            }
+            failIfOpen(code, message, null);
             return;
         }
-        failIfOpen(ErrorCode.INVALID_ARG, message, null);
+        if (!outputs.decoupled())
+        {
+            throw new IllegalStateException("model '" + model.name() + "' is not decoupled: an error is the "
+                + "request's one response, sent with last = true");
+        }
+        discardUnsent();
+        if (pending != null)
+        {
+            final InferenceResponse response = model.openResponse(pending);
+            ResponseAssembly.fail(response, new InferenceException(code, message));
+            delivery.deliver(pending, response, false);
+        }
+    }
+
+    @Override
+    public ResponseSender keepOpen()
+    {
+        requireOpen();
+        if (!outputs.decoupled())
+        {
+            throw new IllegalStateException("model '" + model.name() + "' is not decoupled: its requests end "
+                + "when execute returns");
+        }
+        final RequestResponseSender open = new RequestResponseSender(model, outputs, true);
+        open.pending = pending;
+        open.building = building;
+        open.allocatedOutputs = allocatedOutputs;
+        open.computeStartNs = computeStartNs;
+        open.inputEndNs = inputEndNs;
+        open.acceptedNs = acceptedNs;
+        open.batchSize = batchSize;
+        open.trace = trace;
+        open.complete = pending == null;
+        // This row counts as answered for its batch; the open sender alone may touch the request from now on.
+        pending = null;
+        building = null;
+        allocatedOutputs = 0;
+        complete = true;
+        if (!open.complete)
+        {
+            outputs.opened(open);
+        }
+        return open;
     }
 
     @Override
@@ -162,7 +263,7 @@ final class RequestResponseSender implements ResponseSender
     @Override
     public boolean isCancelled()
     {
-        return complete || pending.isCancelled() || model.isStopping();
+        return complete || RequestDeadline.passed(pending, clock) || model.isStopping();
     }
 
     /**
@@ -181,10 +282,14 @@ final class RequestResponseSender implements ResponseSender
         discardUnsent();
         final InferenceResponse response = model.openResponse(pending);
         ResponseAssembly.fail(response, new InferenceException(code, message, cause));
+        failed = true;
         deliverFinal(response);
     }
 
-    /** After a successful execution: completes the request with a flags-only final if the engine did not. */
+    /**
+     * After a successful execution: completes the request if the engine did not, with a flags-only final (a decoupled
+     * model) or an error that says the engine gave no response (a one-response model).
+     */
     void completeIfOpen()
     {
         if (complete)
@@ -202,6 +307,10 @@ final class RequestResponseSender implements ResponseSender
             failIfOpen(ErrorCode.UNAVAILABLE, "[request id: " + id + "] Server is stopping, scheduler for model has "
                 + "stopped accepting new inference requests", null);
         }
+        else if (!outputs.decoupled())
+        {
+            failIfOpen(ErrorCode.INTERNAL, noResponse(), null);
+        }
         else
         {
             discardUnsent();
@@ -215,6 +324,12 @@ final class RequestResponseSender implements ResponseSender
         return batchSize > 0;
     }
 
+    private String noResponse()
+    {
+        return "model '" + model.name() + "' ended request '" + ModelScheduler.idOf(pending.request)
+            + "' without a response";
+    }
+
     private void deliverFinal(final InferenceResponse response)
     {
         complete = true;
@@ -224,6 +339,10 @@ final class RequestResponseSender implements ResponseSender
         {
             final long now = clock.nanoTime();
             trace.computed(computeStartNs, inputEndNs, now, now);
+        }
+        if (keptOpen)
+        {
+            outputs.closed(this);
         }
         delivery.deliver(request, response, true);
     }

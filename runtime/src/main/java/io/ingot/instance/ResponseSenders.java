@@ -1,5 +1,6 @@
 package io.ingot.instance;
 
+import io.ingot.api.ErrorCode;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.device.PinnedAllocator;
 import io.ingot.scheduler.FormedBatch;
@@ -8,17 +9,23 @@ import io.ingot.tensor.DataType;
 import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The response senders of a decoupled model's instance, one per row of its batches, with what they share: the
- * output table and scratch memory for outputs no request asked for. Grows to the largest batch seen, then allocates
- * nothing per batch. Not thread-safe: its instance thread binds and completes; the engine sends during
- * {@code execute}.
+ * The response senders of an instance whose engine answers through senders (a decoupled model's, or one that
+ * responds per request), one per row of its batches, with what they share: the output table, scratch memory for
+ * outputs no request asked for, and the senders {@link RequestResponseSender#keepOpen kept open} past their batch.
+ * Grows to the largest batch seen, then allocates nothing per batch. Not thread-safe but for the set of open senders
+ * (a concurrent set: they end on the engine's threads): its instance thread binds and completes; the engine sends
+ * during {@code execute}.
  */
 final class ResponseSenders
 {
     private final HostedModel model;
     private final PinnedAllocator allocator;
+    private final boolean decoupled;
+    private final Set<RequestResponseSender> open = ConcurrentHashMap.newKeySet();
     private final Map<String, Integer> outputIndex = new HashMap<>();
     private final String[] names;
     private final DataType[] types;
@@ -26,10 +33,11 @@ final class ResponseSenders
     private RequestResponseSender[] senders = new RequestResponseSender[0];
     private int count;
 
-    ResponseSenders(final HostedModel model, final PinnedAllocator allocator)
+    ResponseSenders(final HostedModel model, final PinnedAllocator allocator, final boolean decoupled)
     {
         this.model = model;
         this.allocator = allocator;
+        this.decoupled = decoupled;
         final ModelConfig config = model.config();
         names = new String[config.getOutputCount()];
         types = new DataType[names.length];
@@ -109,6 +117,39 @@ final class ResponseSenders
             scratch[index] = new StagingBuffer(allocator);
         }
         return scratch[index].slice(byteSize);
+    }
+
+    /** @return whether the model is decoupled (zero or many responses per request), else one response each */
+    boolean decoupled()
+    {
+        return decoupled;
+    }
+
+    /** A sender kept open past its batch, until its final. */
+    void opened(final RequestResponseSender sender)
+    {
+        open.add(sender);
+    }
+
+    /** A kept-open sender sent its final. */
+    void closed(final RequestResponseSender sender)
+    {
+        open.remove(sender);
+    }
+
+    /**
+     * Ends every request still kept open with an UNAVAILABLE error: after the engine closed, so that no engine thread
+     * uses those senders any more.
+     *
+     * @param why what stopped, for the message
+     */
+    void failOpen(final String why)
+    {
+        for (final RequestResponseSender sender : open.toArray(new RequestResponseSender[0]))
+        {
+            sender.failIfOpen(ErrorCode.UNAVAILABLE, why, null);
+        }
+        open.clear();
     }
 
     void close()

@@ -115,8 +115,8 @@ public final class ServerFrontends implements RunningFrontend
             }
             if (options.metricsPort() >= 0)
             {
-                frontends.metrics = MetricsFrontend.bind(MetricsFrontend.registryFor(core), options.host(),
-                    options.metricsPort(), frontends.boss, frontends.workers);
+                frontends.metrics = MetricsFrontend.bind(MetricsFrontend.registryFor(core), core.customMetrics(),
+                    options.host(), options.metricsPort(), frontends.boss, frontends.workers);
             }
             warnIfExposed(options).ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
             return frontends;

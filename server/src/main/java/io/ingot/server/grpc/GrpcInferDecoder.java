@@ -141,11 +141,16 @@ public final class GrpcInferDecoder
                     {
                         throw RequestParameters.tritonReservedOverGrpc(key);
                     }
-                    if (value.getParameterChoiceCase() == InferParameter.ParameterChoiceCase.UINT64_PARAM)
+                    RequestParameters.applyCustom(call.request(), key, switch (value.getParameterChoiceCase())
                     {
-                        throw invalid("parameter '" + key + "' uses uint64_param, which only reserved parameters "
-                            + "may use; send int64_param instead");
-                    }
+                        case INT64_PARAM -> value.getInt64Param();
+                        case BOOL_PARAM -> value.getBoolParam();
+                        case STRING_PARAM -> value.getStringParam();
+                        case DOUBLE_PARAM -> value.getDoubleParam();
+                        // Triton's infer_handler.cc text.
+                        default -> throw invalid("invalid value type for '" + key + "' parameter, expected "
+                            + "int64_param, bool_param, or string_param.");
+                    });
                 }
             }
         }

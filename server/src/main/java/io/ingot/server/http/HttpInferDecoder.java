@@ -3,6 +3,7 @@ package io.ingot.server.http;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
 import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceCore;
@@ -25,6 +26,7 @@ import java.lang.foreign.MemorySegment;
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Turns the body of {@code POST /v2/models/{m}/infer} into an {@link InferCall}: the JSON header, the binary tensor
@@ -38,6 +40,7 @@ public final class HttpInferDecoder
 {
     /** Triton's request-log prefix for a request without an id (core src/infer_request.h {@code LogRequest}). */
     private static final String REQUEST_ID_UNKNOWN = "[request id: <id_unknown>] ";
+    private static final Pattern INTEGER = Pattern.compile("-?[0-9]+");
 
     /** Header giving the byte length of the JSON part of a binary request or response. */
     public static final String HEADER_LENGTH = "Inference-Header-Content-Length";
@@ -192,10 +195,39 @@ public final class HttpInferDecoder
                         throw invalid("parameter '" + ClientText.name(key) + "' must be a string, integer, boolean "
                             + "or double, got " + JsonBodies.describe(value));
                     }
-                    // Other custom parameters are accepted and not passed on: Ingot's models take none.
+                    RequestParameters.applyCustom(call.request(), key, customValue(value.getAsJsonPrimitive()));
                 }
             }
         }
+    }
+
+    /**
+     * A custom parameter's value as Triton's http_server.cc types it (SetTritonParameterFromJsonParameter): a string,
+     * an integer that fits int64, a boolean, else a double.
+     */
+    private static Object customValue(final JsonPrimitive value)
+    {
+        if (value.isString())
+        {
+            return value.getAsString();
+        }
+        if (value.isBoolean())
+        {
+            return value.getAsBoolean();
+        }
+        final String text = value.getAsString();
+        if (INTEGER.matcher(text).matches())
+        {
+            try
+            {
+                return Long.parseLong(text);
+            }
+            catch (final NumberFormatException beyondInt64)
+            {
+                return value.getAsDouble();
+            }
+        }
+        return value.getAsDouble();
     }
 
     /** Triton's http_server.cc: the ID is tried as an unsigned 64-bit integer, then as a string. */

@@ -1,8 +1,6 @@
 package io.ingot.server.ipc;
 
-import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceResponse;
-import io.ingot.api.OutputTensor;
 import io.ingot.ipc.ClientEntryDescriptor;
 import io.ingot.ipc.ClientEntryFlyweight;
 import io.ingot.ipc.Doorbell;
@@ -12,21 +10,17 @@ import io.ingot.ipc.IpcLimits;
 import io.ingot.ipc.IpcRingCorruptException;
 import io.ingot.ipc.IpcRingReader;
 import io.ingot.ipc.IpcRingWriter;
-import io.ingot.ipc.IpcStatus;
 import io.ingot.ipc.ProcessIdentity;
 import io.ingot.ipc.ReleaseFrameFlyweight;
-import io.ingot.ipc.ResponseFrameFlyweight;
-import io.ingot.ipc.SlabAllocator;
-import io.ingot.ipc.TensorEntryFlyweight;
-import io.ingot.ipc.Utf8;
 
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The server's side of one client slot (docs/ipc.md, "Client lifecycle"): its rings, its output-area allocator, its
- * in-flight requests and its liveness. The IPC thread activates, polls, faults and reclaims it; the core's threads
- * write responses through it, one at a time under {@link #responseLock}.
+ * The server's side of one client slot (docs/ipc.md, "Client lifecycle"): its phase and session, the reading of its
+ * request ring and its liveness. The IPC thread activates, polls, faults and reclaims it. Its parts each have one job:
+ * the in-flight requests ({@link RequestContexts}), the output area ({@link OutputArea}) and the writing of responses
+ * ({@link ResponseWriter}, which the core's threads call through {@link #writeResponse}, with the {@link ClientWaker}
+ * that wakes the client after each).
  */
 final class ClientSession
 {
@@ -39,15 +33,7 @@ final class ClientSession
     /** Waiting for in-flight requests to finish before the slot is freed; responses are dropped. */
     static final int DRAINING = 3;
 
-    /** Wake mode: a full fence, then a system call only if {@code client_waiting} is up ({@link Doorbell#ring()}). */
-    static final int WAKE_IF_FLAGGED = 0;
-    /** Wake mode: change the doorbell, then a system call only if the flag is up ({@link Doorbell#changeAndRing()}). */
-    static final int WAKE_CHANGE_THEN_FLAG = 1;
-    /** Wake mode: change the doorbell and make the system call after every response ({@link Doorbell#ringAlways()}). */
-    static final int WAKE_ALWAYS = 2;
-
     private static final int POLL_BATCH = 16;
-    private static final byte[] EMPTY = new byte[0];
 
     private final IpcServer server;
     private final int slot;
@@ -56,29 +42,17 @@ final class ClientSession
     private final MemorySegment requestRing;
     private final MemorySegment responseRing;
     private final IpcRingReader requests;
-    private final IpcRingWriter responses;
-    private final SlabAllocator outputs;
+    private final OutputArea outputs;
     private final long slabStart;
     private final long slabEnd;
-    private final long outputStart;
-    private final long outputEnd;
-    private final int maxInFlight;
-    private final RequestContext[] contexts;
-    private final boolean[] contextBusy;
-    private final AtomicInteger inFlight = new AtomicInteger();
-    private final Object responseLock = new Object();
-    private final ResponseFrameFlyweight responseFrame = new ResponseFrameFlyweight();
-    private final TensorEntryFlyweight outputEntry = new TensorEntryFlyweight();
+    private final RequestContexts contexts;
+    private final ClientWaker waker;
+    private final ResponseWriter responses;
     private final ReleaseFrameFlyweight releaseFrame = new ReleaseFrameFlyweight();
     private final IpcRingReader.Handler handler = this::onRecord;
-    private final long[] resolvedOffsets = new long[IpcLimits.MAX_OUTPUTS];
-    private final Doorbell clientBell;
 
     private volatile int phase = IDLE;
     private volatile long session;
-    /** How this session's client is woken: one of the {@code WAKE_*} below (docs/ipc.md, "Wake-ups"). */
-    private volatile int wakeMode;
-    private int contextHint;
     private long lastHeartbeat;
     private long lastHeartbeatChange;
 
@@ -89,23 +63,16 @@ final class ClientSession
         this.slot = slot;
         this.memory = server.memory();
         entry.wrap(memory, layout.clientEntryOffset(slot));
-        this.clientBell = Doorbell.client(memory, layout.clientEntryOffset(slot));
         this.requestRing = memory.asSlice(layout.requestRingOffset(slot), layout.requestRingLength());
         this.responseRing = memory.asSlice(layout.responseRingOffset(slot), layout.responseRingLength());
         this.requests = new IpcRingReader(requestRing);
-        this.responses = new IpcRingWriter(responseRing);
         this.slabStart = layout.slabOffset(slot);
         this.slabEnd = slabStart + layout.slabLength();
-        this.outputStart = layout.outputAreaOffset(slot);
-        this.outputEnd = slabEnd;
-        this.outputs = new SlabAllocator(outputStart, layout.outputAreaLength());
-        this.maxInFlight = layout.maxInFlight();
-        this.contexts = new RequestContext[maxInFlight];
-        this.contextBusy = new boolean[maxInFlight];
-        for (int i = 0; i < maxInFlight; i++)
-        {
-            contexts[i] = new RequestContext(this);
-        }
+        this.outputs = new OutputArea(layout.outputAreaOffset(slot), layout.outputAreaLength());
+        this.contexts = new RequestContexts(this, layout.maxInFlight());
+        this.waker = new ClientWaker(Doorbell.client(memory, layout.clientEntryOffset(slot)));
+        this.responses = new ResponseWriter(this, server, memory, new IpcRingWriter(responseRing), outputs,
+            waker);
     }
 
     int slot()
@@ -145,12 +112,17 @@ final class ClientSession
 
     int inFlight()
     {
-        return inFlight.get();
+        return contexts.inFlight();
     }
 
     ClientEntryFlyweight entry()
     {
         return entry;
+    }
+
+    OutputArea outputs()
+    {
+        return outputs;
     }
 
     /**
@@ -170,16 +142,13 @@ final class ClientSession
     {
         IpcRingReader.reset(requestRing);
         IpcRingReader.reset(responseRing);
-        synchronized (outputs)
-        {
-            outputs.reset();
-        }
+        outputs.reset();
         final long next = entry.session() + 1;
         entry.session(next).fault(0, "");
         session = next;
         lastHeartbeat = entry.heartbeat();
         lastHeartbeatChange = now;
-        wakeMode = wakeModeOf(entry.clientKind(), entry.clientFlags());
+        waker.adopt(entry.clientKind(), entry.clientFlags());
         phase = SERVING;
         if (entry.compareAndSetState(ClientEntryDescriptor.REQUESTED, ClientEntryDescriptor.ACTIVE))
         {
@@ -227,8 +196,8 @@ final class ClientSession
     /** Room for one more request in flight, and in the response ring for its answer and all earlier ones. */
     private boolean hasRoomForRequest()
     {
-        final int busy = inFlight.get();
-        if (busy >= maxInFlight)
+        final int busy = contexts.inFlight();
+        if (busy >= contexts.capacity())
         {
             return false;
         }
@@ -269,29 +238,14 @@ final class ClientSession
         }
         for (int i = 0; i < count; i++)
         {
-            server.countRelease(freeOutput(releaseFrame.entryOffset(i), releaseFrame.entryLength(i)));
+            server.countRelease(outputs.free(releaseFrame.entryOffset(i), releaseFrame.entryLength(i)));
         }
     }
 
     /** @return a free context, counted in flight; there is one because {@link #poll} checks first. */
     RequestContext acquireContext()
     {
-        for (int probe = 0; probe < maxInFlight; probe++)
-        {
-            final int index = (contextHint + probe) % maxInFlight;
-            synchronized (contextBusy)
-            {
-                if (!contextBusy[index])
-                {
-                    contextBusy[index] = true;
-                    contextHint = index + 1;
-                    inFlight.incrementAndGet();
-                    return contexts[index];
-                }
-            }
-        }
-        throw new IllegalStateException("IPC client slot " + slot + " has no free request context although "
-            + inFlight.get() + " of " + maxInFlight + " are in flight");
+        return contexts.acquire(slot);
     }
 
     /** Stops serving the ring: the entry becomes FAULTED with the reason, which the client reports. */
@@ -322,16 +276,7 @@ final class ClientSession
         entry.state(ClientEntryDescriptor.RECLAIMING);
         server.log(System.Logger.Level.DEBUG, "reclaiming IPC client slot " + slot + " (pid " + entry.pid() + "): "
             + reason, null);
-        synchronized (contextBusy)
-        {
-            for (int i = 0; i < maxInFlight; i++)
-            {
-                if (contextBusy[i])
-                {
-                    contexts[i].request().cancel();
-                }
-            }
-        }
+        contexts.cancelAll();
     }
 
     /**
@@ -341,16 +286,13 @@ final class ClientSession
      */
     boolean finishReclaim()
     {
-        if (phase != DRAINING || inFlight.get() != 0)
+        if (phase != DRAINING || contexts.inFlight() != 0)
         {
             return false;
         }
         IpcRingReader.reset(requestRing);
         IpcRingReader.reset(responseRing);
-        synchronized (outputs)
-        {
-            outputs.reset();
-        }
+        outputs.reset();
         entry.session(entry.session() + 1).fault(0, "").clearWaiting();
         session = -1;
         phase = IDLE;
@@ -398,227 +340,37 @@ final class ClientSession
     /** Cancels every request in flight (server shutdown). */
     void cancelAll()
     {
-        synchronized (contextBusy)
-        {
-            for (int i = 0; i < maxInFlight; i++)
-            {
-                if (contextBusy[i])
-                {
-                    contexts[i].request().cancel();
-                }
-            }
-        }
+        contexts.cancelAll();
     }
 
     // ---------------------------------------------------------------- any thread
 
     void releaseContext(final RequestContext context)
     {
-        synchronized (contextBusy)
-        {
-            for (int i = 0; i < maxInFlight; i++)
-            {
-                if (contexts[i] == context)
-                {
-                    contextBusy[i] = false;
-                    break;
-                }
-            }
-        }
-        if (inFlight.decrementAndGet() == maxInFlight - 1)
+        if (contexts.release(context))
         {
             // The IPC thread may have stopped reading this client's ring when it was full: let it look again.
             server.wakeUp();
         }
     }
 
-    long allocateOutput(final long bytes)
-    {
-        synchronized (outputs)
-        {
-            return outputs.allocate(bytes);
-        }
-    }
-
-    boolean freeOutput(final long offset, final long length)
-    {
-        synchronized (outputs)
-        {
-            return outputs.free(offset, length);
-        }
-    }
-
-    long outputFreeBytes()
-    {
-        synchronized (outputs)
-        {
-            return outputs.freeBytes();
-        }
-    }
-
-    long outputCapacity()
-    {
-        return outputs.capacity();
-    }
-
     /**
-     * Writes the RESPONSE frame of a finished request. Outputs the core placed outside this client's output area
-     * are copied into it first.
+     * Writes the RESPONSE frame of a finished request ({@link ResponseWriter#writeResponse}).
      *
      * @return false when the frame could not be written (the caller drops the response)
      */
     boolean writeResponse(final long correlationId, final RequestContext context, final InferenceResponse response)
     {
-        if (!response.isOk())
-        {
-            final InferenceException error = response.error();
-            return writeError(correlationId, response.modelVersion(), IpcServer.status(error.code()),
-                error.getMessage());
-        }
-        final int count = response.outputCount();
-        if (count > IpcLimits.MAX_OUTPUTS)
-        {
-            return writeError(correlationId, response.modelVersion(), IpcStatus.UNSUPPORTED, "model '"
-                + response.modelName() + "' returned " + count + " outputs; an IPC response carries at most "
-                + IpcLimits.MAX_OUTPUTS + ": request the outputs you need");
-        }
-        int length = ResponseFrameFlyweight.MESSAGE_OFFSET;
-        for (int i = 0; i < count; i++)
-        {
-            final OutputTensor output = response.output(i);
-            if (output.rank() > IpcLimits.MAX_RANK)
-            {
-                return writeError(correlationId, response.modelVersion(), IpcStatus.UNSUPPORTED, "output '"
-                    + output.name() + "' has rank " + output.rank() + "; IPC carries at most " + IpcLimits.MAX_RANK);
-            }
-            length += TensorEntryFlyweight.encodedLength(output.rank(), server.nameBytes(output.name()).length);
-        }
-        synchronized (responseLock)
-        {
-            for (int i = 0; i < count; i++)
-            {
-                final MemorySegment data = response.output(i).data();
-                final long offset = data.address() - memory.address();
-                if (data.scope().equals(memory.scope()) && offset >= outputStart && offset <= outputEnd
-                    && data.byteSize() <= outputEnd - offset)
-                {
-                    resolvedOffsets[i] = offset;
-                    continue;
-                }
-                // The core placed this output elsewhere: one copy into the client's output area.
-                try
-                {
-                    resolvedOffsets[i] = context.allocateCopy(response.output(i).name(), data.byteSize());
-                }
-                catch (final InferenceException ex)
-                {
-                    return writeError(correlationId, response.modelVersion(), IpcStatus.UNAVAILABLE,
-                        ex.getMessage());
-                }
-                MemorySegment.copy(data, 0, memory, resolvedOffsets[i], data.byteSize());
-            }
-            final int index = claim(length);
-            if (index < 0)
-            {
-                return false;
-            }
-            responseFrame.wrap(responses.buffer(), index)
-                .correlationId(correlationId)
-                .modelVersion(response.modelVersion())
-                .status(IpcStatus.OK)
-                .message(EMPTY)
-                .outputCount(count);
-            long cursor = responseFrame.firstOutputOffset();
-            for (int i = 0; i < count; i++)
-            {
-                final OutputTensor output = response.output(i);
-                final int rank = output.rank();
-                outputEntry.wrap(responses.buffer(), cursor)
-                    .rank(rank)
-                    .dataType(output.dataType().configNumber())
-                    .tensorOffset(resolvedOffsets[i])
-                    .length(output.data().byteSize());
-                for (int d = 0; d < rank; d++)
-                {
-                    outputEntry.dim(d, output.dim(d));
-                }
-                outputEntry.name(server.nameBytes(output.name()));
-                cursor += outputEntry.encodedLength();
-            }
-            responses.commit(index);
-        }
-        wakeClient();
-        server.countResponse();
-        return true;
+        return responses.writeResponse(correlationId, context, response);
     }
 
     /**
-     * Writes an error RESPONSE frame.
+     * Writes an error RESPONSE frame ({@link ResponseWriter#writeError}).
      *
      * @return false when it could not be written
      */
     boolean writeError(final long correlationId, final long modelVersion, final int status, final String message)
     {
-        final byte[] text = Utf8.truncate(message, IpcLimits.MAX_MESSAGE_LENGTH);
-        synchronized (responseLock)
-        {
-            final int index = claim(ResponseFrameFlyweight.MESSAGE_OFFSET + IpcLimits.align8(text.length));
-            if (index < 0)
-            {
-                return false;
-            }
-            responseFrame.wrap(responses.buffer(), index)
-                .correlationId(correlationId)
-                .modelVersion(modelVersion)
-                .status(status)
-                .message(text)
-                .outputCount(0);
-            responses.commit(index);
-        }
-        wakeClient();
-        server.countResponse();
-        return true;
+        return responses.writeError(correlationId, modelVersion, status, message);
     }
-
-    /**
-     * @param kind  the entry's {@code client_kind}
-     * @param flags the entry's {@code client_flags}
-     * @return how to wake that client: a client that waits without a fence has its doorbell changed before its flag is
-     *         read; an older Python client, which raises no flag, is always woken; any other client fences, and is
-     *         woken only when its flag is up
-     */
-    static int wakeModeOf(final int kind, final int flags)
-    {
-        if ((flags & ClientEntryDescriptor.FLAG_WAITS_WITHOUT_FENCE) != 0)
-        {
-            return WAKE_CHANGE_THEN_FLAG;
-        }
-        return kind == ClientEntryDescriptor.KIND_PYTHON ? WAKE_ALWAYS : WAKE_IF_FLAGGED;
-    }
-
-    /** Wakes the client if it may sleep on its doorbell, as its {@link #wakeModeOf wake mode} says. */
-    private void wakeClient()
-    {
-        switch (wakeMode)
-        {
-            case WAKE_CHANGE_THEN_FLAG -> clientBell.changeAndRing();
-            case WAKE_ALWAYS -> clientBell.ringAlways();
-            default -> clientBell.ring();
-        }
-    }
-
-    private int claim(final int length)
-    {
-        try
-        {
-            final int index = responses.tryClaim(ResponseFrameFlyweight.TYPE, length);
-            return index == IpcRingWriter.INSUFFICIENT_CAPACITY ? -1 : index;
-        }
-        catch (final IpcRingCorruptException ex)
-        {
-            fault(ClientEntryDescriptor.FAULT_RING_CORRUPT, "response ring corrupt: " + ex.getMessage());
-            return -1;
-        }
-    }
-
 }

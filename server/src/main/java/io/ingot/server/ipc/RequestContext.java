@@ -65,12 +65,12 @@ final class RequestContext implements ResponseListener, ResponseAllocator
             throw new InferenceException(ErrorCode.UNAVAILABLE, "IPC client slot " + client.slot()
                 + " disconnected; its request " + correlationId + " is dropped");
         }
-        final long offset = client.allocateOutput(byteSize);
+        final long offset = client.outputs().allocate(byteSize);
         if (offset == SlabAllocator.FAILED)
         {
             throw new InferenceException(ErrorCode.UNAVAILABLE, "output '" + outputName + "' needs " + byteSize
                 + " bytes, but the output area of IPC client slot " + client.slot() + " has "
-                + client.outputFreeBytes() + " of " + client.outputCapacity() + " bytes free: close (release) "
+                + client.outputs().freeBytes() + " of " + client.outputs().capacity() + " bytes free: close (release) "
                 + "earlier responses");
         }
         record(offset, byteSize);
@@ -89,7 +89,7 @@ final class RequestContext implements ResponseListener, ResponseAllocator
         {
             if (allocationOffsets[i] == offset)
             {
-                client.freeOutput(offset, allocationLengths[i]);
+                client.outputs().free(offset, allocationLengths[i]);
                 allocationCount--;
                 allocationOffsets[i] = allocationOffsets[allocationCount];
                 allocationLengths[i] = allocationLengths[allocationCount];
@@ -142,7 +142,7 @@ final class RequestContext implements ResponseListener, ResponseAllocator
                 {
                     for (int i = 0; i < allocationCount; i++)
                     {
-                        client.freeOutput(allocationOffsets[i], allocationLengths[i]);
+                        client.outputs().free(allocationOffsets[i], allocationLengths[i]);
                     }
                 }
                 allocationCount = 0;

@@ -1,5 +1,6 @@
 package io.ingot.server.metrics;
 
+import io.ingot.metrics.CustomMetrics;
 import io.ingot.api.InferenceCore;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.ingot.server.net.ConnectionLimiter;
@@ -32,7 +33,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The Prometheus metrics listener (Triton's port 8002): {@code GET /metrics} answers the registry's metrics in the
- * text format; every other path is 404.
+ * text format, then the families the models defined for themselves (Triton's custom metrics); every other path is
+ * 404.
  */
 public final class MetricsFrontend implements AutoCloseable
 {
@@ -73,6 +75,26 @@ public final class MetricsFrontend implements AutoCloseable
     public static MetricsFrontend bind(final PrometheusRegistry registry, final String host, final int port,
         final EventLoopGroup boss, final EventLoopGroup workers) throws InterruptedException
     {
+        return bind(registry, null, host, port, boss, workers);
+    }
+
+    /**
+     * Binds the listener, which writes the models' own metric families after the registry's.
+     *
+     * @param registry what to expose
+     * @param custom   the families the core's models defined ({@link InferenceCore#customMetrics()}), or
+     *                 {@code null}
+     * @param host     address to bind
+     * @param port     port, 0 for an ephemeral one
+     * @param boss     accepting event loop
+     * @param workers  connection event loops
+     * @return the bound listener
+     * @throws InterruptedException when interrupted while binding
+     */
+    public static MetricsFrontend bind(final PrometheusRegistry registry, final CustomMetrics custom,
+        final String host, final int port, final EventLoopGroup boss, final EventLoopGroup workers)
+        throws InterruptedException
+    {
         final ServerBootstrap bootstrap = new ServerBootstrap()
             .group(boss, workers)
             .channelFactory(GuardedServerSocketChannel.factory("metrics", new ConnectionLimiter(MAX_CONNECTIONS)))
@@ -85,7 +107,7 @@ public final class MetricsFrontend implements AutoCloseable
                     // connections for ever.
                     ch.pipeline().addLast(new IdleStateHandler(0, 0, IDLE_SECONDS), new IdleCloser(),
                         new HttpServerCodec(), new HttpObjectAggregator(MAX_REQUEST_BYTES),
-                        new ScrapeHandler(registry));
+                        new ScrapeHandler(registry, custom));
                 }
             });
         return new MetricsFrontend(bootstrap.bind(new InetSocketAddress(host, port)).sync().channel());
@@ -123,10 +145,12 @@ public final class MetricsFrontend implements AutoCloseable
     private static final class ScrapeHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     {
         private final PrometheusRegistry registry;
+        private final CustomMetrics custom;
 
-        ScrapeHandler(final PrometheusRegistry registry)
+        ScrapeHandler(final PrometheusRegistry registry, final CustomMetrics custom)
         {
             this.registry = registry;
+            this.custom = custom;
         }
 
         @Override
@@ -153,7 +177,9 @@ public final class MetricsFrontend implements AutoCloseable
                 HttpResponseStatus status = HttpResponseStatus.OK;
                 try
                 {
-                    body = PrometheusTextWriter.write(registry.scrape());
+                    final StringBuilder text = new StringBuilder(PrometheusTextWriter.write(registry.scrape()));
+                    CustomMetricsText.write(custom, text);
+                    body = text.toString();
                 }
                 catch (final RuntimeException failure)
                 {

@@ -82,25 +82,30 @@ public final class PrometheusTextWriter
             {
                 out.append(',');
             }
-            out.append(labels.getPrometheusName(i)).append("=\"");
-            final String value = labels.getValue(i);
-            for (int c = 0; c < value.length(); c++)
-            {
-                final char ch = value.charAt(c);
-                switch (ch)
-                {
-                    case '\\' -> out.append("\\\\");
-                    case '"' -> out.append("\\\"");
-                    case '\n' -> out.append("\\n");
-                    default -> out.append(ch);
-                }
-            }
-            out.append('"');
+            label(out, labels.getPrometheusName(i), labels.getValue(i));
         }
         out.append('}');
     }
 
-    private static void escapeHelp(final StringBuilder out, final String help)
+    /** Writes {@code name="value"}, the value escaped as the text format requires. */
+    static void label(final StringBuilder out, final String name, final String value)
+    {
+        out.append(name).append("=\"");
+        for (int c = 0; c < value.length(); c++)
+        {
+            final char ch = value.charAt(c);
+            switch (ch)
+            {
+                case '\\' -> out.append("\\\\");
+                case '"' -> out.append("\\\"");
+                case '\n' -> out.append("\\n");
+                default -> out.append(ch);
+            }
+        }
+        out.append('"');
+    }
+
+    static void escapeHelp(final StringBuilder out, final String help)
     {
         for (int c = 0; c < help.length(); c++)
         {
@@ -114,7 +119,7 @@ public final class PrometheusTextWriter
         }
     }
 
-    private static void number(final StringBuilder out, final double value)
+    static void number(final StringBuilder out, final double value)
     {
         if (Double.isNaN(value))
         {

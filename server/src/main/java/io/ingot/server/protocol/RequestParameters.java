@@ -8,7 +8,8 @@ import io.ingot.api.InferenceRequest;
  * The request-level {@code parameters} Triton reserves, applied the same way for HTTP and gRPC once each frontend
  * has read the value from its wire form: {@code priority} and {@code timeout} (µs) reach the scheduler, the
  * sequence parameters ({@code sequence_id}, {@code sequence_start}, {@code sequence_end}) reach a model's sequence
- * batcher (other models ignore them, as Triton's do); {@code triton_*} keys are refused.
+ * batcher (other models ignore them, as Triton's do); {@code triton_*} keys are refused; every other key is a custom
+ * parameter, passed to the model's backend as Triton passes it ({@link #applyCustom}).
  */
 public final class RequestParameters
 {
@@ -100,6 +101,19 @@ public final class RequestParameters
         {
             request.sequence(request.sequenceId(), start, end);
         }
+    }
+
+    /**
+     * Passes a custom parameter on to the model's backend (Triton's {@code TRITONSERVER_InferenceRequestSet*Parameter}:
+     * a Python model reads it in {@code request.parameters()}).
+     *
+     * @param request the request
+     * @param key     the key
+     * @param value   a {@link String}, {@link Long}, {@link Boolean} or {@link Double}
+     */
+    public static void applyCustom(final InferenceRequest request, final String key, final Object value)
+    {
+        request.parameter(key, value);
     }
 
     /**

@@ -123,6 +123,30 @@ class GrpcInferDecoderTest
     }
 
     @Test
+    void customParametersReachTheRequestAndAnUnsignedOneIsTritonsError()
+    {
+        final ModelInferRequest.Builder request = ModelInferRequest.newBuilder().setModelName("m")
+            .putParameters("s", InferParameter.newBuilder().setStringParam("x").build())
+            .putParameters("i", InferParameter.newBuilder().setInt64Param(5).build())
+            .putParameters("b", InferParameter.newBuilder().setBoolParam(true).build())
+            .putParameters("d", InferParameter.newBuilder().setDoubleParam(0.25).build())
+            .putParameters("timeout", InferParameter.newBuilder().setInt64Param(7).build())
+            .addInputs(input("A", "FP32", 1)).addRawInputContents(rawFloats(1));
+        final InferenceRequest decoded = decode(request.build());
+        final java.util.Map<String, Object> seen = new java.util.TreeMap<>();
+        for (int p = 0; p < decoded.parameterCount(); p++)
+        {
+            seen.put(decoded.parameterName(p), decoded.parameterValue(p));
+        }
+        assertEquals(java.util.Map.of("s", "x", "i", 5L, "b", true, "d", 0.25), seen);
+        assertEquals(7, decoded.timeoutMicros());
+        final InferenceException unsigned = assertThrows(InferenceException.class, () -> decode(request
+            .putParameters("u", InferParameter.newBuilder().setUint64Param(3).build()).build()));
+        assertEquals("invalid value type for 'u' parameter, expected int64_param, bool_param, or string_param.",
+            unsigned.getMessage());
+    }
+
+    @Test
     void rawAndTypedContentsAreNeverMixed()
     {
         final InferenceException mixed = assertThrows(InferenceException.class, () -> decode(ModelInferRequest

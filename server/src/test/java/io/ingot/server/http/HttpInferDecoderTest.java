@@ -130,6 +130,24 @@ class HttpInferDecoderTest
     }
 
     @Test
+    void customParametersReachTheRequestTypedAsTritonTypesThem()
+    {
+        final String json = "{\"parameters\":{\"priority\":1,\"s\":\"x\",\"i\":5,\"b\":true,\"d\":1.5,"
+            + "\"big\":18446744073709551615,\"whole\":2.0},"
+            + "\"inputs\":[{\"name\":\"A\",\"datatype\":\"FP32\",\"shape\":[1],\"data\":[1]}]}";
+        final InferenceRequest request = decode(json, new byte[0], null).request();
+        final StringBuilder seen = new StringBuilder();
+        for (int p = 0; p < request.parameterCount(); p++)
+        {
+            final Object value = request.parameterValue(p);
+            seen.append(request.parameterName(p)).append('=').append(value).append(':')
+                .append(value.getClass().getSimpleName()).append(' ');
+        }
+        assertEquals("s=x:String i=5:Long b=true:Boolean d=1.5:Double big=1.8446744073709552E19:Double "
+            + "whole=2.0:Double ", seen.toString(), "priority is Triton's own, not a custom parameter");
+    }
+
+    @Test
     void sequenceParametersReachTheRequestInAnyOrderAndTritonsAreRefused()
     {
         final String input = ",\"inputs\":[{\"name\":\"A\",\"datatype\":\"FP32\",\"shape\":[1],\"data\":[1]}]}";

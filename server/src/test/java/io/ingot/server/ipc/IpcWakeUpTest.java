@@ -120,12 +120,12 @@ class IpcWakeUpTest
     @Test
     void eachKindOfClientIsWokenTheWayItWaits()
     {
-        assertEquals(ClientSession.WAKE_IF_FLAGGED, ClientSession.wakeModeOf(ClientEntryDescriptor.KIND_JAVA, 0));
-        assertEquals(ClientSession.WAKE_ALWAYS, ClientSession.wakeModeOf(ClientEntryDescriptor.KIND_PYTHON, 0),
+        assertEquals(ClientWaker.WAKE_IF_FLAGGED, ClientWaker.wakeModeOf(ClientEntryDescriptor.KIND_JAVA, 0));
+        assertEquals(ClientWaker.WAKE_ALWAYS, ClientWaker.wakeModeOf(ClientEntryDescriptor.KIND_PYTHON, 0),
             "a Python client without client_flags raises no waiting flag: always woken");
-        assertEquals(ClientSession.WAKE_CHANGE_THEN_FLAG, ClientSession.wakeModeOf(ClientEntryDescriptor.KIND_PYTHON,
+        assertEquals(ClientWaker.WAKE_CHANGE_THEN_FLAG, ClientWaker.wakeModeOf(ClientEntryDescriptor.KIND_PYTHON,
             ClientEntryDescriptor.FLAG_WAITS_WITHOUT_FENCE));
-        assertEquals(ClientSession.WAKE_CHANGE_THEN_FLAG, ClientSession.wakeModeOf(0,
+        assertEquals(ClientWaker.WAKE_CHANGE_THEN_FLAG, ClientWaker.wakeModeOf(0,
             ClientEntryDescriptor.FLAG_WAITS_WITHOUT_FENCE));
     }
 

@@ -1,5 +1,8 @@
 package io.ingot.server.metrics;
 
+import io.ingot.metrics.Metric;
+import io.ingot.metrics.MetricFamily;
+import io.ingot.metrics.MetricKind;
 import io.ingot.server.testing.InferBody;
 import io.ingot.server.testing.ServingFixture;
 import org.junit.jupiter.api.AfterAll;
@@ -10,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -81,5 +85,21 @@ class MetricsEndpointTest
 
         assertEquals(200, scrape("/metrics/").statusCode());
         assertEquals(404, scrape("/other").statusCode());
+    }
+
+    @Test
+    void writesTheFamiliesTheModelsDefinedAfterTritonsOwn()
+    {
+        final MetricFamily family = server.core().customMetrics().family("endpoint_events_total", "events",
+            MetricKind.COUNTER);
+        final Metric metric = family.metric(Map.of("model", "m"), null);
+        metric.increment(4);
+        final String text = new String(scrape("/metrics").body(), StandardCharsets.UTF_8);
+        assertTrue(text.indexOf("# TYPE endpoint_events_total counter\nendpoint_events_total{model=\"m\"} 4\n")
+            > text.indexOf("nv_inference_request_success"), text);
+        metric.release();
+        family.release();
+        assertTrue(!new String(scrape("/metrics").body(), StandardCharsets.UTF_8).contains("endpoint_events_total"),
+            "gone with its last holder");
     }
 }

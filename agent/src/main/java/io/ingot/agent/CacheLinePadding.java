@@ -4,7 +4,8 @@ package io.ingot.agent;
  * 64 bytes of padding, the first class of a hierarchy that keeps hot fields on cache lines of their own (Agrona's
  * manner: a superclass's fields are laid out before a subclass's). Bytes rather than longs, so HotSpot finds no
  * alignment hole to put a subclass's field in. A subclass declares the hot fields, and a padding class of its own
- * follows them. Used by {@link ThreadBell} and by the runtime's model scheduler.
+ * follows them. Used by {@link ThreadBell}, by the ring module's {@code RequestRing} and {@code BoundedMpmcQueue},
+ * and by the runtime's model scheduler and seats.
  */
 public abstract class CacheLinePadding
 {

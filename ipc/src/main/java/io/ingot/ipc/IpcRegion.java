@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.nio.file.attribute.UserPrincipal;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
@@ -29,7 +28,7 @@ import java.util.regex.Pattern;
  * final name, which fails if another server got there first. A file already at the path is inspected: one whose
  * server is alive makes creation fail with {@link IpcNameInUseException}; one whose server is gone is replaced, and
  * the new region's generation is one more than the old one's; anything that is not an Ingot region of this layout
- * version is left alone and reported.
+ * version is left alone and reported ({@link StaleRegion} judges what is found).
  */
 public final class IpcRegion implements AutoCloseable
 {
@@ -116,9 +115,9 @@ public final class IpcRegion implements AutoCloseable
         {
             if (Files.exists(path, LinkOption.NOFOLLOW_LINKS))
             {
-                final StaleRegion stale = inspect(name, path);
+                final StaleRegion stale = StaleRegion.inspect(name, path);
                 generation = Math.max(generation, stale.generation() + 1);
-                removeStale(path, stale.fileKey());
+                stale.remove(path);
                 continue;
             }
             final IpcRegion region = createAndLink(name, path, layout, identity, generation);
@@ -372,142 +371,6 @@ public final class IpcRegion implements AutoCloseable
         }
     }
 
-    /** What {@link #inspect} found: a region whose server is gone. */
-    private record StaleRegion(long generation, Object fileKey)
-    {
-    }
-
-    private static StaleRegion inspect(final String name, final Path path)
-    {
-        if (Files.isSymbolicLink(path))
-        {
-            throw new IpcRegionFormatException(path + " is a symbolic link, not an Ingot IPC region; Ingot will not "
-                + "follow or replace it");
-        }
-        try
-        {
-            final UserPrincipal owner = Files.getOwner(path, LinkOption.NOFOLLOW_LINKS);
-            final UserPrincipal self = path.getFileSystem().getUserPrincipalLookupService()
-                .lookupPrincipalByName(System.getProperty("user.name"));
-            if (!owner.equals(self))
-            {
-                throw new IpcNameInUseException(path + " belongs to user " + owner.getName() + "; the IPC name '"
-                    + name + "' is taken", 0);
-            }
-        }
-        catch (final IOException | UnsupportedOperationException ignored)
-        {
-            // Ownership cannot be checked here; the header decides.
-        }
-        final Object fileKey = fileKeyOf(path);
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
-            Arena peek = Arena.ofConfined())
-        {
-            final long size = channel.size();
-            if (size < HeaderDescriptor.HEADER_LENGTH)
-            {
-                throw new IpcRegionFormatException(path + " exists but is not an Ingot IPC region (" + size
-                    + " bytes); remove it if nothing uses it");
-            }
-            final MemorySegment head = channel.map(FileChannel.MapMode.READ_ONLY, 0, HeaderDescriptor.HEADER_LENGTH,
-                peek);
-            final long magic = head.get(SharedMemory.LONG, HeaderDescriptor.MAGIC_OFFSET);
-            if (magic != HeaderDescriptor.MAGIC)
-            {
-                throw new IpcRegionFormatException(path + " exists but is not an Ingot IPC region (magic 0x"
-                    + Long.toHexString(magic) + "); remove it if nothing uses it");
-            }
-            final int version = head.get(SharedMemory.INT, HeaderDescriptor.LAYOUT_VERSION_OFFSET);
-            if (version != HeaderDescriptor.LAYOUT_VERSION)
-            {
-                throw new IpcRegionFormatException(path + " is an Ingot IPC region of layout version " + version
-                    + "; this Ingot writes version " + HeaderDescriptor.LAYOUT_VERSION + ". Stop the server that "
-                    + "owns it, or remove the file if it is stale");
-            }
-            final HeaderFlyweight header = new HeaderFlyweight().wrap(head);
-            final long generation = header.generation();
-            if (header.serverState() == HeaderDescriptor.SERVER_CLOSED)
-            {
-                return new StaleRegion(generation, fileKey);
-            }
-            final long pid = header.serverPid();
-            switch (ProcessIdentity.probe(pid, header.serverStartTicks(), header.serverPidNamespace()))
-            {
-                case ALIVE -> throw inUse(name, path, pid);
-                case GONE ->
-                {
-                    return new StaleRegion(generation, fileKey);
-                }
-                case UNKNOWN ->
-                {
-                    final long interval = Math.clamp(
-                        head.get(SharedMemory.LONG, HeaderDescriptor.HEARTBEAT_INTERVAL_OFFSET), 1, 1000);
-                    if (heartbeatMoves(header, 3 * interval))
-                    {
-                        throw inUse(name, path, pid);
-                    }
-                    return new StaleRegion(generation, fileKey);
-                }
-                default -> throw new IllegalStateException();
-            }
-        }
-        catch (final IOException ex)
-        {
-            throw new IpcException("cannot inspect " + path + ": " + ex.getMessage(), ex);
-        }
-    }
-
-    private static IpcNameInUseException inUse(final String name, final Path path, final long pid)
-    {
-        return new IpcNameInUseException("the IPC name '" + name + "' is in use: a live Ingot server (pid " + pid
-            + ") serves " + path + "; stop it or choose another name", pid);
-    }
-
-    private static boolean heartbeatMoves(final HeaderFlyweight header, final long waitMs)
-    {
-        final long first = header.serverHeartbeat();
-        final long deadline = System.nanoTime() + waitMs * 1_000_000L;
-        while (System.nanoTime() < deadline)
-        {
-            if (header.serverHeartbeat() != first)
-            {
-                return true;
-            }
-            try
-            {
-                Thread.sleep(Math.max(1, waitMs / 20));
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                return true;
-            }
-        }
-        return header.serverHeartbeat() != first;
-    }
-
-    private static void removeStale(final Path path, final Object fileKey)
-    {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE,
-            LinkOption.NOFOLLOW_LINKS);
-            FileLock ignored = channel.lock(HeaderDescriptor.REPLACE_LOCK_OFFSET, 1, false))
-        {
-            // Under the lock, a competing server that already replaced the file makes the keys differ.
-            if (Objects.equals(fileKey, fileKeyOf(path)))
-            {
-                Files.deleteIfExists(path);
-            }
-        }
-        catch (final NoSuchFileException ex)
-        {
-            // Someone else removed it first; the caller looks again.
-        }
-        catch (final IOException ex)
-        {
-            throw new IpcException("cannot replace the stale region " + path + ": " + ex.getMessage(), ex);
-        }
-    }
-
     private static void checkSpace(final Path directory, final IpcLayout layout)
     {
         try
@@ -536,7 +399,11 @@ public final class IpcRegion implements AutoCloseable
         return (bytes + (1 << 20) - 1) >> 20;
     }
 
-    private static Object fileKeyOf(final Path path)
+    /**
+     * @param path a path
+     * @return the identity of the file it names (not following a link), or {@code null} when there is none
+     */
+    static Object fileKeyOf(final Path path)
     {
         try
         {
