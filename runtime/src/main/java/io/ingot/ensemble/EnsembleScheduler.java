@@ -8,6 +8,7 @@ import io.ingot.api.InferenceResponse;
 import io.ingot.api.ModelStatistics;
 import io.ingot.api.RequestLifecycle;
 import io.ingot.api.ResponseListener;
+import io.ingot.scheduler.RefusalMessages;
 import io.ingot.scheduler.SchedulerSettings;
 import io.ingot.stats.ModelStatsRecorder;
 import io.ingot.time.NanoClock;
@@ -107,8 +108,7 @@ public final class EnsembleScheduler
         if (stopping)
         {
             inFlight.decrementAndGet();
-            throw new InferenceException(ErrorCode.UNAVAILABLE, "[request id: " + idOf(request)
-                + "] Server is stopping, scheduler for model has stopped accepting new inference requests");
+            throw new InferenceException(ErrorCode.UNAVAILABLE, RefusalMessages.stopping(request));
         }
         final EnsembleFlight flight = new EnsembleFlight(this, request, batchSize, requestedOutputs, listener);
         if (!RequestLifecycle.begin(request, flight::cancelSteps))
@@ -124,11 +124,6 @@ public final class EnsembleScheduler
     NanoClock clock()
     {
         return clock;
-    }
-
-    static String idOf(final InferenceRequest request)
-    {
-        return request.id().isEmpty() ? "<id_unknown>" : request.id();
     }
 
     EnsemblePlan plan()

@@ -6,7 +6,7 @@ import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.ResponseAssembly;
 import io.ingot.dispatch.EndedAnswerer;
-import io.ingot.dispatch.ModelScheduler;
+import io.ingot.scheduler.RefusalMessages;
 import io.ingot.scheduler.EndedRequests;
 import io.ingot.scheduler.PendingRequest;
 
@@ -36,13 +36,11 @@ public final class EndedResponses implements EndedAnswerer
         for (int i = 0; i < ended.count(); i++)
         {
             final PendingRequest request = ended.request(i);
-            final String id = ModelScheduler.idOf(request.request);
             final String message = switch (ended.ending(i))
             {
                 case TIMED_OUT -> "Request timeout expired";
-                case CANCELLED -> "[request id: " + id + "] Request for model '" + model.name() + "' was cancelled";
-                case STOPPING -> "[request id: " + id
-                    + "] Server is stopping, scheduler for model has stopped accepting new inference requests";
+                case CANCELLED -> RefusalMessages.cancelled(request.request, model.name());
+                case STOPPING -> RefusalMessages.stopping(request.request);
                 case SEQUENCE_NOT_STARTED -> "inference request for sequence " + request.correlationText()
                     + " to model '" + model.name() + "' must specify the START flag on the first request of the "
                     + "sequence";

@@ -7,7 +7,7 @@ import io.ingot.api.ResponseAllocator;
 import io.ingot.api.ResponseAssembly;
 import io.ingot.api.RequestTrace;
 import io.ingot.backend.ResponseSender;
-import io.ingot.dispatch.ModelScheduler;
+import io.ingot.scheduler.RefusalMessages;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.tensor.DataType;
 import io.ingot.time.NanoClock;
@@ -296,16 +296,13 @@ final class RequestResponseSender implements ResponseSender
         {
             return;
         }
-        final String id = ModelScheduler.idOf(pending.request);
         if (pending.isCancelled())
         {
-            failIfOpen(ErrorCode.CANCELLED, "[request id: " + id + "] Request for model '" + model.name()
-                + "' was cancelled", null);
+            failIfOpen(ErrorCode.CANCELLED, RefusalMessages.cancelled(pending.request, model.name()), null);
         }
         else if (model.isStopping())
         {
-            failIfOpen(ErrorCode.UNAVAILABLE, "[request id: " + id + "] Server is stopping, scheduler for model has "
-                + "stopped accepting new inference requests", null);
+            failIfOpen(ErrorCode.UNAVAILABLE, RefusalMessages.stopping(pending.request), null);
         }
         else if (!outputs.decoupled())
         {
@@ -326,7 +323,7 @@ final class RequestResponseSender implements ResponseSender
 
     private String noResponse()
     {
-        return "model '" + model.name() + "' ended request '" + ModelScheduler.idOf(pending.request)
+        return "model '" + model.name() + "' ended request '" + RefusalMessages.idOf(pending.request)
             + "' without a response";
     }
 
