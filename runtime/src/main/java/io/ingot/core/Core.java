@@ -49,8 +49,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The implementation of {@link InferenceCore}: the models of the repositories, each version with its own scheduler
- * and instances.
+ * The implementation of {@link InferenceCore}: the model table (each name's {@link ModelSlot}, each version with its
+ * own scheduler and instances), the submission of a request to the version it names ({@link #submit}), and the
+ * queries on the table (readiness, metadata, statistics). Loading is {@link ModelLoader}'s, model control
+ * {@link ModelController}'s and {@link RepositoryPoll}'s, the index {@link RepositoryIndex}'s; the core owns the
+ * model-control lock they share and the timekeeper thread. Thread-safe: requests read the table without a lock.
  */
 public final class Core implements InferenceCore
 {
