@@ -1,8 +1,8 @@
 package io.ingot.api;
 
-import io.ingot.backend.BackendFactory;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.device.PinnedAllocator;
+import io.ingot.time.NanoClock;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,7 +39,8 @@ import java.util.Set;
  *                          or {@code null} for Ingot's pooled off-heap allocator
  * @param serverName        name reported by server metadata
  * @param serverVersion     version reported by server metadata
- * @param backends          backend factories given directly, consulted before those {@link java.util.ServiceLoader}
+ * @param backends          backend factories given directly ({@code io.ingot.backend.BackendFactory}s, named
+ *                          {@link BackendPlugin} here), consulted before those {@link java.util.ServiceLoader}
  *                          finds (an embedder's own engines, or a test's recording backend)
  * @param autoCompleteConfig whether a model's backend may complete its configuration from the model file, and a model
  *                          may lack a {@code config.pbtxt} (Triton's default; {@code --strict-model-config=true} and
@@ -70,13 +71,17 @@ import java.util.Set;
  * @param rateLimitResources Triton's {@code --rate-limit-resource}: the units of each resource; empty (the default)
  *                          gives each resource the most any loaded instance asks for. A name given twice for one
  *                          device keeps the smaller count, as Triton does
+ * @param clock             the one clock the core, its timekeeper and servers started over it
+ *                          ({@link InferenceCore#clock()}) read; {@link NanoClock#SYSTEM} by default (its Javadoc says
+ *                          what another must do)
  */
 public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMemoryModels,
     ModelControlMode controlMode, Set<String> startupModels, String modelConfigName, IdleMode idleMode, int ringSize,
     PinnedAllocator pinnedAllocator, ResponseAllocator responseAllocator, String serverName, String serverVersion,
-    List<BackendFactory> backends, boolean autoCompleteConfig, boolean strictReadiness, boolean exitOnError,
+    List<BackendPlugin> backends, boolean autoCompleteConfig, boolean strictReadiness, boolean exitOnError,
     int repositoryPollSeconds, Map<String, Map<String, String>> backendConfig, long responseCacheBytes,
-    long maxModelOverrideBytes, RateLimitMode rateLimitMode, List<RateLimitResource> rateLimitResources)
+    long maxModelOverrideBytes, RateLimitMode rateLimitMode, List<RateLimitResource> rateLimitResources,
+    NanoClock clock)
 {
     /** Default slots per request ring. */
     public static final int DEFAULT_RING_SIZE = 1024;
@@ -102,6 +107,7 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         backends = List.copyOf(backends);
         rateLimitResources = List.copyOf(rateLimitResources);
         Objects.requireNonNull(rateLimitMode, "rateLimitMode");
+        Objects.requireNonNull(clock, "clock");
         final Map<String, Map<String, String>> frozen = new LinkedHashMap<>();
         backendConfig.forEach((backend, settings) -> frozen.put(backend, Map.copyOf(settings)));
         backendConfig = Map.copyOf(frozen);
@@ -162,7 +168,7 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         private ResponseAllocator responseAllocator;
         private String serverName = "ingot";
         private String serverVersion = "0.1.0";
-        private final List<BackendFactory> backends = new ArrayList<>();
+        private final List<BackendPlugin> backends = new ArrayList<>();
         private boolean autoCompleteConfig = true;
         private boolean strictReadiness = true;
         private boolean exitOnError;
@@ -171,6 +177,7 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         private long responseCacheBytes;
         private long maxModelOverrideBytes = DEFAULT_MAX_MODEL_OVERRIDE_BYTES;
         private RateLimitMode rateLimitMode = RateLimitMode.OFF;
+        private NanoClock clock = NanoClock.SYSTEM;
         private final List<RateLimitResource> rateLimitResources = new ArrayList<>();
 
         private Builder()
@@ -291,12 +298,13 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
         /**
          * Adds a backend without registering it in {@code META-INF/services}. Factories added here are looked up
          * before the ones on the class path, in the order added; each core built from these options shares the
-         * factory instance, so it must be thread-safe (as {@link BackendFactory} says).
+         * factory instance, so it must be thread-safe (as {@code io.ingot.backend.BackendFactory} says).
          *
-         * @param factory the backend
+         * @param factory the backend: an {@code io.ingot.backend.BackendFactory} ({@link BackendPlugin} says why the
+         *                API names it so)
          * @return this
          */
-        public Builder backend(final BackendFactory factory)
+        public Builder backend(final BackendPlugin factory)
         {
             backends.add(Objects.requireNonNull(factory, "factory"));
             return this;
@@ -399,13 +407,24 @@ public record CoreOptions(List<Path> repositories, Map<String, ModelConfig> inMe
             return this;
         }
 
+        /**
+         * @param time the clock the core, its timekeeper and servers started over it read (default
+         *             {@link NanoClock#SYSTEM}; see {@link NanoClock} for what another must do)
+         * @return this
+         */
+        public Builder clock(final NanoClock time)
+        {
+            clock = Objects.requireNonNull(time, "time");
+            return this;
+        }
+
         /** @return the options. */
         public CoreOptions build()
         {
             return new CoreOptions(repositories, inMemoryModels, controlMode, startupModels, modelConfigName,
                 idleMode, ringSize, pinnedAllocator, responseAllocator, serverName, serverVersion, backends,
                 autoCompleteConfig, strictReadiness, exitOnError, repositoryPollSeconds, backendConfig,
-                responseCacheBytes, maxModelOverrideBytes, rateLimitMode, rateLimitResources);
+                responseCacheBytes, maxModelOverrideBytes, rateLimitMode, rateLimitResources, clock);
         }
     }
 }

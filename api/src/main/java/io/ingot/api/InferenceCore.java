@@ -2,6 +2,7 @@ package io.ingot.api;
 
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.metrics.CustomMetrics;
+import io.ingot.time.NanoClock;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -121,6 +122,15 @@ public interface InferenceCore extends AutoCloseable
     default IdleMode idleMode()
     {
         return IdleMode.BLOCKING;
+    }
+
+    /**
+     * @return the clock this core's threads read ({@link CoreOptions#clock()}); servers started over the core, such as
+     *         the shared-memory server, read it too
+     */
+    default NanoClock clock()
+    {
+        return NanoClock.SYSTEM;
     }
 
     /** @return true while the core runs. */

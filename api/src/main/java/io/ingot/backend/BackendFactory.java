@@ -1,5 +1,6 @@
 package io.ingot.backend;
 
+import io.ingot.api.BackendPlugin;
 import io.ingot.config.proto.ModelConfig;
 
 import java.nio.file.Path;
@@ -21,9 +22,10 @@ import java.util.Set;
  * once; a factory given in {@code CoreOptions} is shared by every core built from those options. What a load
  * returns, the {@link Backend}, belongs to the core until the core closes it.
  */
-public interface BackendFactory
+public interface BackendFactory extends BackendPlugin
 {
     /** @return the backend name as {@code config.pbtxt} writes it ({@code backend: "onnxruntime"}). */
+    @Override
     String name();
 
     /** @return the platforms this backend serves ({@code platform: "onnxruntime_onnx"}); may be empty. */

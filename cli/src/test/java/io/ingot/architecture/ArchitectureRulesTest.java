@@ -1,20 +1,19 @@
 package io.ingot.architecture;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
-import io.ingot.api.ErrorCode;
-import io.ingot.api.InferenceCore;
-import io.ingot.backend.ModelContext;
-import io.ingot.backend.ResponseSender;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -59,13 +58,10 @@ class ArchitectureRulesTest
     @Test
     void noPackageDependsOnItselfThroughOthers()
     {
-        // One cycle is by design: the API names the SPI's factories (CoreOptions.backend) and the SPI hands a backend
-        // the core that loads it (ModelContext.core(), for the Python backend's BLS calls) and names the API's error
-        // categories for a response of its own (ResponseSender.sendError, as Triton's backend API names
-        // TRITONSERVER_Error codes). Nothing else may close one.
+        // No exception: the SPI depends on the API (ModelContext.core(), for the Python backend's BLS calls;
+        // ResponseSender.sendError names the API's ErrorCode), and the API names the SPI's factories only through its
+        // own BackendPlugin.
         slices().matching("io.ingot.(**)").should().beFreeOfCycles()
-            .ignoreDependency(ModelContext.class, InferenceCore.class)
-            .ignoreDependency(ResponseSender.class, ErrorCode.class)
             .check(classes);
     }
 
@@ -137,6 +133,61 @@ class ArchitectureRulesTest
             .orShould().dependOnClassesThat().resideInAnyPackage("io.netty..", "io.grpc..", "ai.onnxruntime..")
             .because("runtime holds no transport and no engine: backends plug in through the SPI, frontends use the "
                 + "public API")
+            .check(classes);
+    }
+
+    /**
+     * The path of a request (ARCHITECTURE.md): an instance opens its responses and allocates their outputs from what
+     * it was built with, and calls back into the core only to hand each finished response to one
+     * {@code ResponseDelivery}. Checked three ways: the instance package names nothing of {@code io.ingot.core}; of
+     * the interfaces it calls, the core implements {@code ResponseDelivery} alone; and it calls no interface through
+     * which a lambda of the core's would be a callback unseen by the second check ({@code java.util.function}, and
+     * the dispatch package's, where the answering of ended requests was one).
+     */
+    @Test
+    void instancesCallBackIntoTheCoreOnlyThroughTheResponseDelivery()
+    {
+        final String instance = "io.ingot.instance";
+        final String delivery = instance + ".ResponseDelivery";
+        noClasses().that().resideInAPackage(instance)
+            .should().dependOnClassesThat().resideInAPackage("io.ingot.core..")
+            .because("an instance is built from HostedModel and calls the core only through ResponseDelivery")
+            .check(classes);
+        final Set<String> called = new TreeSet<>();
+        classes.stream().filter(javaClass -> javaClass.getPackageName().equals(instance))
+            .flatMap(javaClass -> javaClass.getAccessesFromSelf().stream())
+            .map(access -> access.getTargetOwner())
+            .filter(JavaClass::isInterface)
+            .forEach(owner -> called.add(owner.getName()));
+        assertTrue(called.contains(delivery), "the instance package delivers through " + delivery + ": " + called);
+        noClasses().that().resideInAPackage("io.ingot.core..")
+            .should().implement(DescribedPredicate.describe("an interface the instance package calls, other than "
+                + "ResponseDelivery", (JavaClass type) -> called.contains(type.getName())
+                    && !type.getName().equals(delivery)))
+            .because("the instance package calls back into the core through ResponseDelivery alone")
+            .check(classes);
+        noClasses().that().resideInAPackage(instance)
+            .should().callMethodWhere(DescribedPredicate.describe("the target is an interface of java.util.function "
+                + "or io.ingot.dispatch", call -> call.getTargetOwner().isInterface()
+                    && (call.getTargetOwner().getPackageName().equals("java.util.function")
+                        || call.getTargetOwner().getPackageName().equals("io.ingot.dispatch"))))
+            .because("a lambda of the core's passed as such an interface would be a second way back into the core")
+            .check(classes);
+    }
+
+    @Test
+    void theCoreAndTheIpcServerReadTimeOnlyThroughTheInjectedClock()
+    {
+        final DescribedPredicate<JavaAccess<?>> systemClock = DescribedPredicate.describe(
+            "System.nanoTime() or System.currentTimeMillis()", access ->
+                access.getTargetOwner().isEquivalentTo(System.class)
+                    && (access.getName().equals("nanoTime") || access.getName().equals("currentTimeMillis")));
+        noClasses().that(inModule("runtime")).and().resideOutsideOfPackage("io.ingot.backend.builtin..")
+            .or().resideInAPackage("io.ingot.server.ipc..")
+            .should().accessTargetWhere(systemClock)
+            .because("the core, its timekeeper and the shared-memory server read one injected clock "
+                + "(io.ingot.time.NanoClock: CoreOptions.clock, InferenceCore.clock), whose SYSTEM implementation "
+                + "alone reads the system's; the built-in test backends are engines, whose delays are real time")
             .check(classes);
     }
 

@@ -10,7 +10,7 @@ import io.ingot.scheduler.BatchPolicy;
 import io.ingot.scheduler.DefaultSchedulingPolicy;
 import io.ingot.scheduler.DynamicBatchPolicy;
 import io.ingot.scheduler.LevelAdmission;
-import io.ingot.scheduler.NanoClock;
+import io.ingot.time.NanoClock;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.scheduler.SchedulerSettings;
 
@@ -30,7 +30,7 @@ final class SchedulerHarness
         final BatchPolicy policy = settings.dynamic() ? new DynamicBatchPolicy(settings, true, admission)
             : new DefaultSchedulingPolicy();
         scheduler = new ModelScheduler("stress", settings, policy, admission, 8, NanoClock.SYSTEM,
-            new Timekeeper(new ThreadBell()));
+            new Timekeeper(new ThreadBell(), NanoClock.SYSTEM));
         seats = new Seat[seatCount];
         for (int i = 0; i < seatCount; i++)
         {

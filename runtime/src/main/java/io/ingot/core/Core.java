@@ -22,72 +22,53 @@ import io.ingot.api.ResponseListener;
 import io.ingot.api.ResponseStreamListener;
 import io.ingot.api.ServerMetadata;
 import io.ingot.api.TensorMetadata;
-import io.ingot.backend.Backend;
-import io.ingot.backend.BackendFactory;
 import io.ingot.repository.BackendRegistry;
-import io.ingot.backend.ModelContext;
 import io.ingot.agent.AgentRunner;
 import io.ingot.agent.BackoffIdleStrategy;
 import io.ingot.agent.IdleStrategy;
 import io.ingot.agent.ThreadBell;
-import io.ingot.config.ConfigException;
 import io.ingot.config.NormalizeContext;
 import io.ingot.config.proto.ModelConfig;
-import io.ingot.config.proto.ModelEnsembling;
 import io.ingot.config.proto.ModelInput;
 import io.ingot.config.proto.ModelOutput;
 import io.ingot.cuda.NativeAccess;
 import io.ingot.metrics.CustomMetrics;
 import io.ingot.device.CudaDevice;
-import io.ingot.ensemble.EnsembleLinker;
-import io.ingot.ensemble.EnsembleOrder;
-import io.ingot.ensemble.EnsemblePlan;
 import io.ingot.dispatch.Timekeeper;
 import io.ingot.device.PinnedAllocator;
 import io.ingot.device.PinnedAllocators;
-import io.ingot.repository.ModelConfigs;
-import io.ingot.repository.ModelRepository;
-import io.ingot.backend.ModelVersion;
-import io.ingot.repository.PreparedModel;
-import io.ingot.repository.ScanResult;
+import io.ingot.time.NanoClock;
+import io.ingot.instance.PooledResponseAllocator;
+import io.ingot.instance.ResponsePool;
 
 import java.lang.System.Logger;
-import java.lang.System.Logger.Level;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The implementation of {@link InferenceCore}: the models of the repositories, each version with its own scheduler
- * and instances.
+ * The implementation of {@link InferenceCore}: the model table (each name's {@link ModelSlot}, each version with its
+ * own scheduler and instances), the submission of a request to the version it names ({@link #submit}), and the
+ * queries on the table (readiness, metadata, statistics). Loading is {@link ModelLoader}'s, model control
+ * {@link ModelController}'s and {@link RepositoryPoll}'s, the index {@link RepositoryIndex}'s; the core owns the
+ * model-control lock they share and the timekeeper thread. Thread-safe: requests read the table without a lock.
  */
 public final class Core implements InferenceCore
 {
     private static final Logger LOG = System.getLogger(Core.class.getName());
 
     private final CoreOptions options;
-    private final BackendRegistry backends;
-    private final PinnedAllocator pinnedAllocator;
-    private final ResponseAllocator defaultAllocator;
-    private final ResponsePool responses = new ResponsePool();
-    private final NormalizeContext normalizeContext;
-    private final BackendAutoCompleter completer;
-    /** The local response cache every model with {@code response_cache} shares, or {@code null}. */
-    private final ResponseCache cache;
-    /** Triton's rate limiter every model's instances share, or {@code null} with {@code --rate-limit=off}. */
-    private final RateLimiter rateLimiter;
     private final ConcurrentHashMap<String, ModelSlot> models = new ConcurrentHashMap<>();
+    /** The model-control lock: every change of the model table, and the start and stop of the poller. */
     private final Object loadLock = new Object();
     private final Timekeeper timekeeper;
     private final AgentRunner timekeeperRunner;
+    private final ModelLoader loader;
     private final ModelController controller;
+    private final RepositoryPoll poll;
+    private final RepositoryIndex index;
     private final CustomMetrics customMetrics = new CustomMetrics();
     private RepositoryPoller poller;
     private volatile boolean closed;
@@ -95,19 +76,20 @@ public final class Core implements InferenceCore
     private Core(final CoreOptions options)
     {
         this.options = options;
-        this.backends = new BackendRegistry(options.backends());
-        this.completer = backends.autoCompleter(options.autoCompleteConfig());
-        this.cache = options.responseCacheBytes() > 0 ? new ResponseCache(options.responseCacheBytes()) : null;
-        this.rateLimiter = options.rateLimitMode() == RateLimitMode.EXECUTION_COUNT
+        final BackendRegistry backends = new BackendRegistry(options.backends());
+        final BackendAutoCompleter completer = backends.autoCompleter(options.autoCompleteConfig());
+        final ResponseCache cache = options.responseCacheBytes() > 0 ? new ResponseCache(options.responseCacheBytes())
+            : null;
+        final RateLimiter rateLimiter = options.rateLimitMode() == RateLimitMode.EXECUTION_COUNT
             ? new RateLimiter(options.rateLimitResources()) : null;
-        this.pinnedAllocator = options.pinnedAllocator() != null ? options.pinnedAllocator()
+        final PinnedAllocator pinnedAllocator = options.pinnedAllocator() != null ? options.pinnedAllocator()
             : PinnedAllocators.automatic();
-        this.defaultAllocator = options.responseAllocator() != null ? options.responseAllocator()
+        final ResponseAllocator defaultAllocator = options.responseAllocator() != null ? options.responseAllocator()
             : new PooledResponseAllocator();
-        this.normalizeContext = NormalizeContext.withGpus(PinnedAllocators.discovery().devices().stream()
-            .map(CudaDevice::index).toList());
+        final NormalizeContext normalizeContext = NormalizeContext.withGpus(PinnedAllocators.discovery().devices()
+            .stream().map(CudaDevice::index).toList());
         final ThreadBell timekeeperBell = new ThreadBell();
-        this.timekeeper = new Timekeeper(timekeeperBell);
+        this.timekeeper = new Timekeeper(timekeeperBell, options.clock());
         // The timekeeper never spins without end, not even under SPINNING: it has no caller waiting on it and wakes
         // rarely, and a third spinning thread beside the instances and their callers would take a core from them.
         final IdleStrategy idle = switch (options.idleMode())
@@ -117,7 +99,13 @@ public final class Core implements InferenceCore
         };
         this.timekeeperRunner = new AgentRunner(timekeeper, idle, true);
         timekeeperRunner.start();
-        this.controller = new ModelController(this, options, models, loadLock, completer, normalizeContext);
+        this.loader = new ModelLoader(this, options, models, loadLock, backends, completer, normalizeContext,
+            pinnedAllocator, defaultAllocator, new ResponsePool(), timekeeper, cache, rateLimiter);
+        this.controller = new ModelController(this, options, models, loadLock, loader,
+            new LoadCandidates(options, completer, normalizeContext));
+        this.poll = new RepositoryPoll(this, options, models, loadLock, completer, normalizeContext, loader,
+            controller);
+        this.index = new RepositoryIndex(models, options.repositories());
     }
 
     /**
@@ -131,8 +119,8 @@ public final class Core implements InferenceCore
         // Before any binding's class initializer can fail with the JVM's bare IllegalCallerException.
         NativeAccess.requireAllowed();
         final Core core = new Core(options);
-        final boolean polling = options.controlMode() == ModelControlMode.POLL && core.controller.takeBaseline();
-        core.loadAtStartup();
+        final boolean polling = options.controlMode() == ModelControlMode.POLL && core.poll.takeBaseline();
+        core.loader.loadAtStartup();
         if (options.exitOnError())
         {
             final List<String> failures = new TreeMap<>(core.models).values().stream()
@@ -152,213 +140,11 @@ public final class Core implements InferenceCore
             {
                 if (!core.closed)
                 {
-                    core.poller = new RepositoryPoller(core.controller, options.repositoryPollSeconds());
+                    core.poller = new RepositoryPoller(core.poll, options.repositoryPollSeconds());
                 }
             }
         }
         return core;
-    }
-
-    private void loadAtStartup()
-    {
-        synchronized (loadLock)
-        {
-            final boolean all = options.controlMode() != ModelControlMode.EXPLICIT
-                || options.startupModels().contains("*");
-            final Map<String, PreparedModel> startup = new LinkedHashMap<>();
-            if (!options.repositories().isEmpty())
-            {
-                final ScanResult scan = scan();
-                scan.failures().forEach((name, reason) ->
-                {
-                    if (all || options.startupModels().contains(name))
-                    {
-                        models.put(name, ModelSlot.failed(name, reason));
-                    }
-                });
-                for (final PreparedModel model : scan.models())
-                {
-                    if (all || options.startupModels().contains(model.name()))
-                    {
-                        startup.put(model.name(), model);
-                    }
-                }
-                addComposingModels(startup, scan);
-                scan.warnings().forEach(warning -> LOG.log(Level.WARNING, warning));
-            }
-            for (final Map.Entry<String, ModelConfig> entry : options.inMemoryModels().entrySet())
-            {
-                final String name = entry.getKey();
-                try
-                {
-                    final ModelConfig prepared = ModelConfigs.prepare(entry.getValue(), name,
-                        completer, normalizeContext);
-                    startup.put(name, new PreparedModel(name, null, prepared,
-                        List.of(new ModelVersion(1, null, null))));
-                }
-                catch (final ConfigException ex)
-                {
-                    install(name, ModelSlot.failed(name, ex.getMessage()));
-                }
-            }
-            // Ensembles load after the models they are built from, as Triton's dependency graph orders them.
-            final Map<String, ModelConfig> configs = new LinkedHashMap<>();
-            startup.forEach((name, model) -> configs.put(name, model.config()));
-            final EnsembleOrder.Plan order = EnsembleOrder.of(configs);
-            order.failures().forEach((name, reason) -> install(name, ModelSlot.failed(name, reason)));
-            for (final String name : order.order())
-            {
-                final PreparedModel model = startup.get(name);
-                install(name, load(name, model.config(), model.versions()));
-            }
-        }
-    }
-
-    /** Adds the composing models of the ensembles chosen for start-up (transitively), as Triton's --load-model. */
-    private static void addComposingModels(final Map<String, PreparedModel> startup, final ScanResult scan)
-    {
-        final ArrayDeque<PreparedModel> pending = new ArrayDeque<>(startup.values());
-        while (!pending.isEmpty())
-        {
-            final PreparedModel model = pending.poll();
-            for (final ModelEnsembling.Step step : model.config().getEnsembleScheduling().getStepList())
-            {
-                if (!startup.containsKey(step.getModelName()))
-                {
-                    scan.model(step.getModelName()).ifPresent(composing ->
-                    {
-                        startup.put(composing.name(), composing);
-                        pending.add(composing);
-                    });
-                }
-            }
-        }
-    }
-
-    private ScanResult scan()
-    {
-        try
-        {
-            return ModelRepository.scan(options.repositories(), options.modelConfigName(),
-                completer, normalizeContext);
-        }
-        catch (final ConfigException ex)
-        {
-            throw new InferenceException(ErrorCode.INVALID_ARG, "cannot read model repositories "
-                + options.repositories() + ": " + ex.getMessage(), ex);
-        }
-    }
-
-    /**
-     * Loads every version of a model, as Triton does: each version is tried, and when any fails, the versions that
-     * loaded are unloaded again and the slot records each version's state ("unloaded", or the failure as
-     * {@code "<Code>: <message>"}) under Triton's summary ("version 2 is at UNAVAILABLE state: Internal: ...;").
-     */
-    ModelSlot load(final String name, final ModelConfig config, final List<ModelVersion> versions)
-    {
-        if (EnsembleOrder.isEnsemble(config))
-        {
-            return loadEnsemble(name, config, versions);
-        }
-        final NavigableMap<Long, ServedVersion> loaded = new TreeMap<>();
-        final NavigableMap<Long, String> failures = new TreeMap<>();
-        BackendFactory factory = null;
-        Exception missingBackend = null;
-        try
-        {
-            factory = backends.require(config);
-        }
-        catch (final RuntimeException ex)
-        {
-            missingBackend = ex;
-        }
-        for (final ModelVersion version : versions)
-        {
-            try
-            {
-                if (missingBackend != null)
-                {
-                    throw missingBackend;
-                }
-                loaded.put(version.version(), loadVersion(name, config, version, factory));
-            }
-            catch (final Exception ex)
-            {
-                final String reason = LoadFailures.statusText(ex);
-                LOG.log(Level.WARNING, "failed to load '" + name + "' version " + version.version() + ": " + reason);
-                failures.put(version.version(), reason);
-            }
-        }
-        if (failures.isEmpty())
-        {
-            return new ModelSlot(name, Collections.unmodifiableNavigableMap(loaded), ModelSlot.READY, "");
-        }
-        loaded.values().forEach(ServedVersion::stop);
-        final NavigableMap<Long, String> unavailable = new TreeMap<>(failures);
-        loaded.keySet().forEach(version -> unavailable.put(version, ModelSlot.UNLOADED));
-        return ModelSlot.failedVersions(name, LoadFailures.summary(failures), unavailable);
-    }
-
-    private ModelRuntime loadVersion(final String name, final ModelConfig config, final ModelVersion version,
-        final BackendFactory factory) throws Exception
-    {
-        final ModelContext context = new ModelContext(name, version.version(), config, version.directory(),
-            version.modelFile(), pinnedAllocator, this, options.backendConfigFor(config.getBackend()));
-        final Backend backend = factory.load(context);
-        try
-        {
-            return new ModelRuntime(context, backend, defaultAllocator, responses, options.idleMode(),
-                options.ringSize(), timekeeper, cache, rateLimiter);
-        }
-        catch (final Exception ex)
-        {
-            backend.close();
-            throw ex;
-        }
-    }
-
-    /** Links an ensemble against its composing models as they are loaded now, as Triton does. */
-    private ModelSlot loadEnsemble(final String name, final ModelConfig config, final List<ModelVersion> versions)
-    {
-        try
-        {
-            final EnsemblePlan plan = EnsembleLinker.link(config, this::loadedConfigs);
-            final NavigableMap<Long, ServedVersion> loaded = new TreeMap<>();
-            versions.forEach(v -> loaded.put(v.version(), new EnsembleVersion(plan, v.version(), this, responses)));
-            return new ModelSlot(name, Collections.unmodifiableNavigableMap(loaded), ModelSlot.READY, "");
-        }
-        catch (final Exception ex)
-        {
-            final String reason = ex.getMessage() == null ? ex.toString() : ex.getMessage();
-            LOG.log(Level.WARNING, "model '" + name + "' failed to load: " + reason);
-            return ModelSlot.failed(name, reason);
-        }
-    }
-
-    /** @return the configurations of a model's loaded versions, ascending; empty when none is loaded */
-    private NavigableMap<Long, ModelConfig> loadedConfigs(final String model)
-    {
-        final ModelSlot slot = models.get(model);
-        final NavigableMap<Long, ModelConfig> configs = new TreeMap<>();
-        if (slot != null)
-        {
-            slot.versions().forEach((version, served) -> configs.put(version, served.config()));
-        }
-        return configs;
-    }
-
-    /**
-     * Puts a model's slot in the table and retires the versions of the slot it replaces: from the switch on, new
-     * requests go to the new versions (a request that raced the switch is sent on, see {@link #submit}), and the old
-     * ones run what they accepted before they stop.
-     */
-    void install(final String name, final ModelSlot slot)
-    {
-        final ModelSlot previous = models.put(name, slot);
-        if (previous != null)
-        {
-            previous.versions().values().forEach(ServedVersion::retire);
-        }
     }
 
     private ServedVersion runtime(final String model, final long version)
@@ -470,6 +256,12 @@ public final class Core implements InferenceCore
     public IdleMode idleMode()
     {
         return options.idleMode();
+    }
+
+    @Override
+    public NanoClock clock()
+    {
+        return options.clock();
     }
 
     @Override
@@ -601,7 +393,7 @@ public final class Core implements InferenceCore
     @Override
     public List<ModelIndexEntry> repositoryIndex(final boolean readyOnly)
     {
-        return controller.index(readyOnly);
+        return index.index(readyOnly);
     }
 
     @Override

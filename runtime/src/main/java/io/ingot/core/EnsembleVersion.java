@@ -9,6 +9,8 @@ import io.ingot.config.proto.ModelConfig;
 import io.ingot.ensemble.EnsemblePlan;
 import io.ingot.ensemble.EnsembleScheduler;
 import io.ingot.scheduler.PendingRequest;
+import io.ingot.time.NanoClock;
+import io.ingot.instance.ResponsePool;
 
 import java.util.List;
 
@@ -22,6 +24,7 @@ final class EnsembleVersion implements ServedVersion
     private final ModelConfig config;
     private final RequestValidator validator;
     private final EnsembleScheduler scheduler;
+    private final NanoClock clock;
 
     EnsembleVersion(final EnsemblePlan plan, final long version, final InferenceCore core,
         final ResponsePool responses)
@@ -29,6 +32,7 @@ final class EnsembleVersion implements ServedVersion
         this.config = plan.config();
         this.validator = new RequestValidator(plan.name(), config);
         this.scheduler = new EnsembleScheduler(plan, version, core, responses::acquire);
+        this.clock = core.clock();
     }
 
     @Override
@@ -38,12 +42,12 @@ final class EnsembleVersion implements ServedVersion
         final RequestTrace trace = request.trace();
         if (trace != null)
         {
-            trace.requestStarted(System.nanoTime());
+            trace.requestStarted(clock.nanoTime());
         }
         validator.validate(request, checked);
         final ResponseListener delivered = trace == null ? listener : response ->
         {
-            trace.requestEnded(System.nanoTime());
+            trace.requestEnded(clock.nanoTime());
             listener.onResponse(response);
         };
         scheduler.submit(request, checked.batchSize, checked.requestedOutputs, delivered);

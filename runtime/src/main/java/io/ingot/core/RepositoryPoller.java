@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The thread of {@link io.ingot.api.ModelControlMode#POLL}: one daemon thread that runs
- * {@link ModelController#poll()} every interval, with a fixed delay between the end of one poll and the start of
+ * {@link RepositoryPoll#poll()} every interval, with a fixed delay between the end of one poll and the start of
  * the next, so polls never overlap and a slow load only postpones the next one. It runs beside the request paths,
  * never on them. {@link #close()} lets a poll under way finish (it is not interrupted, so a backend's load is never
  * cut short) and then stops the thread. Thread-safe.
@@ -22,10 +22,10 @@ final class RepositoryPoller implements AutoCloseable
     /**
      * Starts polling.
      *
-     * @param controller    runs each poll
+     * @param poll            runs each poll
      * @param intervalSeconds seconds between polls, positive
      */
-    RepositoryPoller(final ModelController controller, final int intervalSeconds)
+    RepositoryPoller(final RepositoryPoll poll, final int intervalSeconds)
     {
         this.thread = Executors.newSingleThreadScheduledExecutor(runnable ->
         {
@@ -37,7 +37,7 @@ final class RepositoryPoller implements AutoCloseable
         {
             try
             {
-                controller.poll();
+                poll.poll();
             }
             catch (final RuntimeException e)
             {

@@ -4,6 +4,8 @@ import io.ingot.config.ConfigException;
 import io.ingot.repository.ModelRepository;
 
 import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.nio.file.FileVisitOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,6 +44,11 @@ final class RepositorySnapshot
         this.fingerprints = fingerprints;
     }
 
+    /** Triton's reason for a name found in more than one repository. */
+    static final String DUPLICATE = "model appears in two or more repositories";
+
+    private static final Logger LOG = System.getLogger(RepositorySnapshot.class.getName());
+
     private static final RepositorySnapshot EMPTY = new RepositorySnapshot(Map.of(), Map.of());
 
     /** @return a snapshot of no repository */
@@ -68,6 +75,23 @@ final class RepositorySnapshot
             }
         }
         return new RepositorySnapshot(Collections.unmodifiableMap(byName), Map.of());
+    }
+
+    /**
+     * @param roots the repositories
+     * @return their model directories by name, or an empty snapshot (logged) when they cannot be listed
+     */
+    static RepositorySnapshot listOrEmpty(final List<Path> roots)
+    {
+        try
+        {
+            return list(roots);
+        }
+        catch (final ConfigException ex)
+        {
+            LOG.log(Level.WARNING, "cannot list the model repositories: " + ex.getMessage());
+            return EMPTY;
+        }
     }
 
     /**

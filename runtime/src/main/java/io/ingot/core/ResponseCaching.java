@@ -11,6 +11,7 @@ import io.ingot.cache.ResponseCache;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.stats.StatsCell;
+import io.ingot.time.NanoClock;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -32,9 +33,12 @@ final class ResponseCaching
     private final String[] inputNames;
     private final ResponseCache cache;
     private final StatsCell stats;
+    private final NanoClock clock;
 
-    ResponseCaching(final ModelConfig config, final long version, final ResponseCache cache, final StatsCell stats)
+    ResponseCaching(final ModelConfig config, final long version, final ResponseCache cache, final StatsCell stats,
+        final NanoClock clock)
     {
+        this.clock = clock;
         this.model = config.getName();
         this.version = version;
         this.inputNames = config.getInputList().stream().map(input -> input.getName()).toArray(String[]::new);
@@ -51,7 +55,7 @@ final class ResponseCaching
      */
     CachedResponse lookup(final InferenceRequest request, final PendingRequest pending)
     {
-        final long start = System.nanoTime();
+        final long start = clock.nanoTime();
         pending.acceptedNs = start;
         final CacheKey key = KEYS.get().begin(model, version);
         for (int c = 0; c < inputNames.length; c++)
@@ -68,7 +72,7 @@ final class ResponseCaching
         pending.cacheKey = value;
         if (cached == null)
         {
-            pending.cacheLookupNs = System.nanoTime() - start;
+            pending.cacheLookupNs = clock.nanoTime() - start;
         }
         return cached;
     }
@@ -95,7 +99,7 @@ final class ResponseCaching
                 output.shape().length, exact, target, allocator);
         }
         // A hit's request began with its lookup, so its whole duration is the hit's duration.
-        final long hitNs = System.nanoTime() - pending.acceptedNs;
+        final long hitNs = clock.nanoTime() - pending.acceptedNs;
         stats.cacheHit(hitNs, hitNs);
     }
 
@@ -116,7 +120,7 @@ final class ResponseCaching
         {
             return;
         }
-        final long start = System.nanoTime();
+        final long start = clock.nanoTime();
         final List<CachedResponse.Output> outputs = new ArrayList<>(response.outputCount());
         for (int i = 0; i < response.outputCount(); i++)
         {
@@ -126,6 +130,6 @@ final class ResponseCaching
                 data.toArray(ValueLayout.JAVA_BYTE)));
         }
         cache.insert(pending.cacheKey, CachedResponse.of(outputs));
-        stats.cacheMiss(pending.cacheLookupNs + System.nanoTime() - start);
+        stats.cacheMiss(pending.cacheLookupNs + clock.nanoTime() - start);
     }
 }

@@ -5,11 +5,12 @@ import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceRequest;
 import io.ingot.ring.RequestRing;
+import io.ingot.scheduler.RefusalMessages;
 import io.ingot.scheduler.BatchPolicy;
 import io.ingot.scheduler.EndedRequests;
 import io.ingot.scheduler.FormedBatch;
 import io.ingot.scheduler.LevelAdmission;
-import io.ingot.scheduler.NanoClock;
+import io.ingot.time.NanoClock;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.scheduler.SchedulerSettings;
 
@@ -17,7 +18,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -34,19 +34,7 @@ import java.util.function.Consumer;
  * drains them — except what must be answered on time: a cancellation, or a queue timeout under a REJECT policy, is
  * handled by the core's {@link Timekeeper}, which takes the role for a sweep when it is free.
  *
- * <p><b>Wake-ups.</b> A producer rings the watcher's bell, or, when there is none, <em>calls</em> one following
- * instance ({@link Seat#call}: a flag its owner looks at before sleeping, then a ring); a bell costs a system call
- * only when its owner has armed it (is asleep or about to be). Both sides fence between publishing and looking, so
- * no wake-up is lost (the {@link Bell} protocol; jcstress tests in the concurrency-tests module). Whoever hands the
- * role on — a hand-off with work left, a sweep, a sequence policy's yield to the instance whose slots hold the
- * work — calls rather than rings: the work may already sit in the policy, where the called instance's last look
- * before sleeping would not see it. An instance that yielded stays a follower, so an arrival for its own sequences
- * wakes it while the instance it yielded to runs a batch.
- *
- * <p><b>Producers' cost.</b> A submission claims one ring slot — the only shared read-modify-write on its path, apart
- * from a compare-and-set on its priority level's counter when that level has a {@code max_queue_size} — reads a few
- * volatile fields, and signals only a thread that sleeps. A full ring does not block it: it drains the ring into the
- * policy itself when the role is free, and spins otherwise.
+ * <p>How producers wake the role's holders, and what a submission costs, is in the package's documentation.
  *
  * <p><b>Stopping.</b> {@link #stop()} refuses new requests; a producer that claimed a slot after the stop publishes a
  * tombstone and is refused, so every request is either refused synchronously or answered exactly once: the holder
@@ -54,10 +42,19 @@ import java.util.function.Consumer;
  * (a reload replacing the version) refuses new requests the same way but lets the instances run the queue out
  * ({@link #awaitRunOut}) before the stop, so that nothing accepted is answered UNAVAILABLE.
  *
+ * <p><b>Fields.</b> The hot ones are declared in {@link ModelSchedulerFields}, each group between cache-line padding
+ * (the Disruptor's habit): read by every producer's submit, written rarely — {@code watcher} (the bell of the role
+ * holder that waits, or {@code null}), {@code refusing} (set by a stop or a retirement), {@code stopping},
+ * {@code sweepRequested} (a cancellation or an early deadline for the watcher, a follower or the timekeeper) and
+ * {@code timekeeperWakeNs} (when the timekeeper next sweeps this model); written by the role holder after every drain
+ * and dispatch — {@code queued} (the policy's queue length, a release store). The role ({@code role}) and the seats
+ * (set once, before any request) are declared below with the final fields; whether a retiring queue has run out is
+ * {@link QueueRunOut}'s.
+ *
  * <p>Thread-safe: {@link #submit} and {@link #requestSweep} from any thread; the role operations from instances and
  * the timekeeper.
  */
-public final class ModelScheduler extends SchedulerFields.PadAfter
+public final class ModelScheduler extends ModelSchedulerFields.PadAfter
 {
     /** {@link #roleHolder()}: nobody holds the role. */
     public static final int FREE = 0;
@@ -69,16 +66,13 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     public static final int STOPPER = -3;
 
     private static final VarHandle QUEUED;
-    /** How often {@link #awaitRunOut} looks whether the queue ran out. */
-    private static final long POLL_NS = TimeUnit.MICROSECONDS.toNanos(200);
-    /** How often it asks a role holder to look again. */
-    private static final long NUDGE_NS = TimeUnit.MILLISECONDS.toNanos(20);
 
     static
     {
         try
         {
-            QUEUED = MethodHandles.lookup().findVarHandle(SchedulerFields.HolderWritten.class, "queued", int.class);
+            QUEUED = MethodHandles.lookup().findVarHandle(ModelSchedulerFields.HolderWritten.class, "queued",
+                int.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -100,10 +94,9 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     private final boolean policyLearns;
     private final Consumer<PendingRequest> intake;
     private final AtomicInteger role = new AtomicInteger(FREE);
-    private Seat[] seats = new Seat[0];
-    /** Retiring: set by a role holder once nothing accepted waits in the ring or the policy. */
-    private volatile boolean runOut;
-
+    private final InstanceSeats seats = new InstanceSeats();
+    /** Retiring: whether nothing accepted waits in the ring or the policy any more. */
+    private final QueueRunOut runOut;
 
     /**
      * @param modelName  the model, for messages
@@ -124,16 +117,11 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         this.ring = new RequestRing<>(ringSize);
         this.clock = clock;
         this.timekeeper = timekeeper;
-        boolean rejects = !settings.defaultPolicy().delayOnTimeout()
-            && settings.defaultPolicy().defaultTimeoutNs() != 0;
-        for (final var policyOfLevel : settings.levelPolicies().values())
-        {
-            rejects |= !policyOfLevel.delayOnTimeout() && policyOfLevel.defaultTimeoutNs() != 0;
-        }
         this.policyKeepsTime = policy.keepsTime();
         this.policyLearns = policy.learnsExecution();
-        this.rejectTimeouts = settings.dynamic() && rejects || policyKeepsTime;
+        this.rejectTimeouts = settings.rejectsOnTimeout() || policyKeepsTime;
         this.intake = policy::enqueue;
+        this.runOut = new QueueRunOut(ring, clock);
     }
 
     /**
@@ -143,7 +131,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
      */
     public void seat(final Seat[] instanceSeats)
     {
-        this.seats = instanceSeats.clone();
+        seats.set(instanceSeats);
     }
 
     /** @return the clock the scheduler runs on */
@@ -167,7 +155,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         final InferenceRequest request = pending.request;
         if (refusing)
         {
-            throw stoppingError(request);
+            throw new InferenceException(ErrorCode.UNAVAILABLE, RefusalMessages.stopping(request));
         }
         final long level = settings.levelOf(request.priority());
         pending.level = level;
@@ -176,8 +164,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
             pending.timeoutNs = settings.policyOf(level).timeoutNs(request.timeoutMicros());
             if (!admission.tryAdmit(level))
             {
-                throw new InferenceException(ErrorCode.UNAVAILABLE, "[request id: " + idOf(request)
-                    + "] Exceeds maximum queue size");
+                throw new InferenceException(ErrorCode.UNAVAILABLE, RefusalMessages.queueFull(request));
             }
         }
         else
@@ -202,7 +189,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
                 // A retirement waits until every claimed slot is drained: the tombstone must be looked at.
                 requestSweep();
             }
-            throw stoppingError(request);
+            throw new InferenceException(ErrorCode.UNAVAILABLE, RefusalMessages.stopping(request));
         }
         ring.publish(sequence, pending);
         VarHandle.fullFence();
@@ -211,7 +198,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         {
             current.ring();
         }
-        else if (!callFollower() && rejectTimeouts && pending.timeoutNs != 0
+        else if (!seats.callFollower() && rejectTimeouts && pending.timeoutNs != 0
             && pending.acceptedNs + pending.timeoutNs < timekeeperWakeNs)
         {
             // Nobody idle: only the timekeeper can answer this request's REJECT timeout on time, and it does not know
@@ -233,7 +220,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         {
             current.ring();
         }
-        else if (!callFollower())
+        else if (!seats.callFollower())
         {
             timekeeper.wake();
         }
@@ -253,7 +240,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
             {
                 releaseRole(PRODUCER);
             }
-            if (!callFollower())
+            if (!seats.callFollower())
             {
                 callTimekeeper();
             }
@@ -262,20 +249,6 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         {
             Thread.onSpinWait();
         }
-    }
-
-    /** Calls one following instance, if any: it will take the role. */
-    private boolean callFollower()
-    {
-        for (final Seat seat : seats)
-        {
-            if (seat.isFollowing())
-            {
-                seat.call();
-                return true;
-            }
-        }
-        return false;
     }
 
     // ----- the batching role -----
@@ -344,7 +317,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         publishQueued(left);
         if (left == 0 && refusing)
         {
-            noteIfRunOut();
+            runOut.noteIfRunOut();
         }
         return status;
     }
@@ -377,7 +350,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     public void yieldTo(final int holder, final int instance)
     {
         releaseRole(holder);
-        seats[instance].call();
+        seats.call(instance);
     }
 
     /**
@@ -402,7 +375,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         releaseRole(holder);
         // The next slot, not the ring's tail: a producer that has claimed but not yet published calls a follower
         // itself after publishing, and reading the tail would take the line every producer's claim writes.
-        if ((workLeft || ring.hasPublished()) && !callFollower())
+        if ((workLeft || ring.hasPublished()) && !seats.callFollower())
         {
             callTimekeeper();
         }
@@ -439,7 +412,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         publishQueued(left);
         if (left == 0 && refusing)
         {
-            noteIfRunOut();
+            runOut.noteIfRunOut();
         }
         timekeeperWakeNs = next;
         return next;
@@ -455,7 +428,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         releaseRole(TIMEKEEPER);
         if (queued > 0 || !ring.isEmpty())
         {
-            callFollower();
+            seats.callFollower();
         }
     }
 
@@ -517,18 +490,6 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     }
 
     /**
-     * Role holder, retiring, with nothing left in the policy: when every claimed slot of the ring was drained too,
-     * nothing accepted waits any more (what runs, runs on its instance; {@link #stop()} lets it finish).
-     */
-    private void noteIfRunOut()
-    {
-        if (!runOut && ring.drained() == ring.claimed())
-        {
-            runOut = true;
-        }
-    }
-
-    /**
      * After {@link #retire()}: waits until every accepted request has left the queue (into a batch, or answered), or
      * until the time is up.
      *
@@ -537,25 +498,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
      */
     public boolean awaitRunOut(final long timeoutNs)
     {
-        final long deadline = System.nanoTime() + timeoutNs;
-        long nextNudge = 0;
-        while (!runOut)
-        {
-            final long now = System.nanoTime();
-            if (now - deadline >= 0)
-            {
-                return false;
-            }
-            if (now - nextNudge >= 0)
-            {
-                // The queue's state is seen only by whoever holds the role: ask the watcher, a follower or the
-                // timekeeper to look (again), in case nothing else brings one of them back.
-                requestSweep();
-                nextNudge = now + NUDGE_NS;
-            }
-            LockSupport.parkNanos(POLL_NS);
-        }
-        return true;
+        return runOut.await(timeoutNs, this::requestSweep);
     }
 
     // ----- stopping -----
@@ -571,10 +514,7 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         {
             current.ring();
         }
-        for (final Seat seat : seats)
-        {
-            seat.bell().ring();
-        }
+        seats.ringAll();
         timekeeper.wake();
     }
 
@@ -643,21 +583,5 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
     public String modelName()
     {
         return modelName;
-    }
-
-    private InferenceException stoppingError(final InferenceRequest request)
-    {
-        return new InferenceException(ErrorCode.UNAVAILABLE, "[request id: " + idOf(request)
-            + "] Server is stopping, scheduler for model has stopped accepting new inference requests");
-    }
-
-    /**
-     * @param request a request
-     * @return its id, or Triton's {@code <id_unknown>}
-     */
-    public static String idOf(final InferenceRequest request)
-    {
-        final String id = request.id();
-        return id.isEmpty() ? "<id_unknown>" : id;
     }
 }

@@ -13,8 +13,10 @@ import io.ingot.agent.ThreadBell;
  * for — work the caller has already drained into its model's policy, queued for this instance's sequence slots.
  * The call stays set until the owner's next pass, and the owner asks for it after arming its bell, so a call is
  * never lost (the {@link io.ingot.agent.Bell} protocol: the caller's store, a fence, its look at {@code armed};
- * the owner's arm, a fence, its look at the call). The flags sit on a cache line of their own ({@link SeatFields}).
- * Thread-safe.
+ * the owner's arm, a fence, its look at the call).
+ *
+ * <p><b>Fields.</b> The two flags, {@code following} and {@code called} (volatile), are declared in {@link SeatFields}
+ * on a cache line of their own; the bell is the one final field below. Thread-safe.
  */
 public final class Seat extends SeatFields.PadAfter
 {

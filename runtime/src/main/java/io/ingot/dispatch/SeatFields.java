@@ -3,7 +3,7 @@ package io.ingot.dispatch;
 import io.ingot.agent.CacheLinePadding;
 
 /**
- * The flags of a {@link Seat} between cache-line padding (Agrona's manner, as {@link SchedulerFields}). Producers
+ * The flags of a {@link Seat} between cache-line padding (Agrona's manner, as {@link ModelSchedulerFields}). Producers
  * read a busy model's seats on every submit that finds no watcher; without the padding the seat shares a line with
  * whatever was allocated next to it — the owning instance's own fields, which it writes on every batch — and each of
  * those reads misses.

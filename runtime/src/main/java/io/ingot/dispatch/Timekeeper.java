@@ -4,6 +4,7 @@ import io.ingot.agent.Agent;
 import io.ingot.agent.Bell;
 import io.ingot.scheduler.BatchPolicy;
 import io.ingot.scheduler.EndedRequests;
+import io.ingot.time.NanoClock;
 
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -20,6 +21,7 @@ public final class Timekeeper implements Agent
 {
     private final CopyOnWriteArrayList<Registration> schedulers = new CopyOnWriteArrayList<>();
     private final Bell bell;
+    private final NanoClock clock;
     private final EndedRequests ended = new EndedRequests();
     private volatile boolean done;
 
@@ -29,11 +31,13 @@ public final class Timekeeper implements Agent
     }
 
     /**
-     * @param bell the bell this timekeeper's thread sleeps on (its idle strategy's)
+     * @param bell  the bell this timekeeper's thread sleeps on (its idle strategy's)
+     * @param clock the core's clock, the one its schedulers run on
      */
-    public Timekeeper(final Bell bell)
+    public Timekeeper(final Bell bell, final NanoClock clock)
     {
         this.bell = bell;
+        this.clock = clock;
     }
 
     /**
@@ -74,7 +78,7 @@ public final class Timekeeper implements Agent
         for (final Registration registration : schedulers)
         {
             final ModelScheduler scheduler = registration.scheduler();
-            if (!scheduler.needsSweep(scheduler.clock().nanoTime()))
+            if (!scheduler.needsSweep(clock.nanoTime()))
             {
                 continue;
             }
@@ -130,7 +134,7 @@ public final class Timekeeper implements Agent
         for (final Registration registration : schedulers)
         {
             final ModelScheduler scheduler = registration.scheduler();
-            if (scheduler.needsSweep(scheduler.clock().nanoTime()) && scheduler.isRoleFree())
+            if (scheduler.needsSweep(clock.nanoTime()) && scheduler.isRoleFree())
             {
                 return true;
             }

@@ -78,7 +78,7 @@ final class EnsembleFlight implements ResponseAllocator
         this.listener = listener;
         this.batchSize = batchSize;
         this.requestedOutputs = requestedOutputs;
-        this.acceptedNs = System.nanoTime();
+        this.acceptedNs = owner.clock().nanoTime();
         final int tensors = plan.tensorNames().length;
         final int steps = plan.steps().length;
         this.types = new DataType[tensors];
@@ -127,7 +127,7 @@ final class EnsembleFlight implements ResponseAllocator
             finish();
             return;
         }
-        firstStepNs = System.nanoTime();
+        firstStepNs = owner.clock().nanoTime();
         for (int i = 0; i < count; i++)
         {
             launch(launch[i]);
@@ -337,7 +337,7 @@ final class EnsembleFlight implements ResponseAllocator
             {
                 ResponseAssembly.fail(response, failure);
             }
-            now = System.nanoTime();
+            now = owner.clock().nanoTime();
         }
         if (failure != null)
         {
@@ -346,7 +346,8 @@ final class EnsembleFlight implements ResponseAllocator
         else
         {
             final long queueNs = firstStepNs == 0 ? 0 : firstStepNs - acceptedNs;
-            owner.stats().shared().batchExecuted(batchSize, inputNs, inferNs, outputNs, System.currentTimeMillis());
+            owner.stats().shared().batchExecuted(batchSize, inputNs, inferNs, outputNs,
+                owner.clock().currentTimeMillis());
             owner.stats().shared().requestSucceeded(batchSize, now - acceptedNs, queueNs, inputNs, inferNs,
                 outputNs);
         }

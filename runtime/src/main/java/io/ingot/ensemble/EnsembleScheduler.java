@@ -8,8 +8,10 @@ import io.ingot.api.InferenceResponse;
 import io.ingot.api.ModelStatistics;
 import io.ingot.api.RequestLifecycle;
 import io.ingot.api.ResponseListener;
+import io.ingot.scheduler.RefusalMessages;
 import io.ingot.scheduler.SchedulerSettings;
 import io.ingot.stats.ModelStatsRecorder;
+import io.ingot.time.NanoClock;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -46,6 +48,7 @@ public final class EnsembleScheduler
     private final EnsemblePlan plan;
     private final long version;
     private final InferenceCore core;
+    private final NanoClock clock;
     private final Supplier<InferenceResponse> responses;
     private final SchedulerSettings[] stepSettings;
     /** Per step its limiter, or {@code null} when the ensemble sets no limit. */
@@ -66,6 +69,7 @@ public final class EnsembleScheduler
         this.plan = plan;
         this.version = version;
         this.core = core;
+        this.clock = core.clock();
         this.responses = responses;
         this.stepSettings = new SchedulerSettings[plan.steps().length];
         for (int i = 0; i < stepSettings.length; i++)
@@ -104,8 +108,7 @@ public final class EnsembleScheduler
         if (stopping)
         {
             inFlight.decrementAndGet();
-            throw new InferenceException(ErrorCode.UNAVAILABLE, "[request id: " + idOf(request)
-                + "] Server is stopping, scheduler for model has stopped accepting new inference requests");
+            throw new InferenceException(ErrorCode.UNAVAILABLE, RefusalMessages.stopping(request));
         }
         final EnsembleFlight flight = new EnsembleFlight(this, request, batchSize, requestedOutputs, listener);
         if (!RequestLifecycle.begin(request, flight::cancelSteps))
@@ -117,9 +120,10 @@ public final class EnsembleScheduler
         flight.start();
     }
 
-    static String idOf(final InferenceRequest request)
+    /** @return the core's clock, which the ensemble's statistics are timed on */
+    NanoClock clock()
     {
-        return request.id().isEmpty() ? "<id_unknown>" : request.id();
+        return clock;
     }
 
     EnsemblePlan plan()
@@ -191,10 +195,10 @@ public final class EnsembleScheduler
     public void stop()
     {
         stopping = true;
-        final long deadline = System.nanoTime() + STOP_WAIT_NS;
+        final long deadline = clock.nanoTime() + STOP_WAIT_NS;
         while (inFlight.get() > 0)
         {
-            if (System.nanoTime() - deadline > 0)
+            if (clock.nanoTime() - deadline > 0)
             {
                 LOG.log(Level.WARNING, "ensemble '" + plan.name() + "': " + inFlight.get() + " request(s) still "
                     + "in flight after 60 s at stop; they are answered when their steps are");

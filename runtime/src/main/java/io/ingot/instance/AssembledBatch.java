@@ -104,7 +104,7 @@ final class AssembledBatch implements Batch
         }
     }
 
-    private final InstanceHost host;
+    private final HostedModel model;
     private final ModelConfig config;
     private final boolean batchDimension;
     private final boolean acceptsHeapInputs;
@@ -139,20 +139,20 @@ final class AssembledBatch implements Batch
     FormedBatch payload;
     private long requestedOutputs;
 
-    AssembledBatch(final InstanceHost host, final PinnedAllocator allocator, final boolean acceptsHeapInputs,
+    AssembledBatch(final HostedModel model, final PinnedAllocator allocator, final boolean acceptsHeapInputs,
         final boolean respondsPerRequest)
     {
-        this.host = host;
-        this.config = host.config();
+        this.model = model;
+        this.config = model.config();
         this.batchDimension = config.getMaxBatchSize() > 0;
         this.acceptsHeapInputs = acceptsHeapInputs;
         final boolean decoupled = config.getModelTransactionPolicy().getDecoupled();
-        this.senders = decoupled || respondsPerRequest ? new ResponseSenders(host, allocator, decoupled) : null;
+        this.senders = decoupled || respondsPerRequest ? new ResponseSenders(model, allocator, decoupled) : null;
         sequenceControls = config.hasSequenceBatching() ? new SequenceControlInputs(config, allocator) : null;
         inputs = new InputView[config.getInputCount()];
         states = config.getSequenceBatching().getStateCount() == 0 ? null
-            : new SequenceStates(config, host.modelDirectory(), SequencePolicies.slotsPerInstance(config),
-                ignored -> new StagingBuffer(allocator));
+            : new SequenceStates(config, model.directory(), SequencePolicies.slotsPerInstance(config),
+                allocator);
         final int stateCount = states == null ? 0 : states.count();
         presentInputs = new InputView[config.getInputCount()
             + (sequenceControls == null ? 0 : sequenceControls.count()) + stateCount];
@@ -292,7 +292,7 @@ final class AssembledBatch implements Batch
     {
         if (states != null)
         {
-            states.capture(payload, stateOutputs, host.modelName());
+            states.capture(payload, stateOutputs, model.name());
         }
     }
 
@@ -341,7 +341,7 @@ final class AssembledBatch implements Batch
             {
                 return added;
             }
-            throw new IllegalArgumentException("model '" + host.modelName() + "' has no input '" + name + "'");
+            throw new IllegalArgumentException("model '" + model.name() + "' has no input '" + name + "'");
         }
         final InputView view = inputs[index];
         return view.present ? view : null;
@@ -367,7 +367,7 @@ final class AssembledBatch implements Batch
     public MemorySegment allocateOutput(final String name, final long[] shape)
     {
         final OutputSlot slot = slot(name);
-        return allocate(slot, shape, OutputSizes.fixedByteSize(host.modelName(), name, slot.dataType, shape));
+        return allocate(slot, shape, OutputSizes.fixedByteSize(model.name(), name, slot.dataType, shape));
     }
 
     @Override
@@ -381,7 +381,7 @@ final class AssembledBatch implements Batch
         final Integer index = outputIndex.get(name);
         if (index == null)
         {
-            throw new IllegalArgumentException("model '" + host.modelName() + "' has no output '" + name + "'");
+            throw new IllegalArgumentException("model '" + model.name() + "' has no output '" + name + "'");
         }
         return outputs[index];
     }
@@ -390,12 +390,12 @@ final class AssembledBatch implements Batch
     {
         if (senders != null)
         {
-            throw new IllegalStateException("model '" + host.modelName() + "' answers through its response senders: "
+            throw new IllegalStateException("model '" + model.name() + "' answers through its response senders: "
                 + "send its outputs through responseSender(request)");
         }
         if (batchDimension && (shape.length == 0 || shape[0] != payload.batchSize()))
         {
-            throw new IllegalArgumentException("output '" + slot.name + "' of model '" + host.modelName()
+            throw new IllegalArgumentException("output '" + slot.name + "' of model '" + model.name()
                 + "' must have batch dimension " + payload.batchSize() + ", got shape " + Arrays.toString(shape));
         }
         if (slot.shape.length < shape.length)
@@ -408,13 +408,13 @@ final class AssembledBatch implements Batch
         final PendingRequest only = payload.count() == 1 ? payload.get(0) : null;
         if (only != null && (only.requestedOutputs & (1L << index)) != 0)
         {
-            final MemorySegment memory = host.allocatorFor(only).allocate(slot.name, slot.dataType, slot.shape,
+            final MemorySegment memory = model.allocatorFor(only).allocate(slot.name, slot.dataType, slot.shape,
                 byteSize);
             if (memory == null || memory.byteSize() < byteSize)
             {
                 throw new IllegalStateException("response allocator returned "
                     + (memory == null ? "null" : memory.byteSize() + " bytes") + " for output '" + slot.name
-                    + "' of model '" + host.modelName() + "', which needs " + byteSize + " bytes");
+                    + "' of model '" + model.name() + "', which needs " + byteSize + " bytes");
             }
             slot.allocation = memory;
             // An allocator that hands out exactly the size asked (Ingot's pool does, in steady state) costs no slice.
@@ -443,7 +443,7 @@ final class AssembledBatch implements Batch
             final RequestView[] grown = Arrays.copyOf(views, count);
             for (int r = views.length; r < count; r++)
             {
-                grown[r] = new RequestView(config);
+                grown[r] = new RequestView(config, model.clock());
             }
             views = grown;
         }

@@ -5,6 +5,7 @@ import io.ingot.api.FailureReason;
 import io.ingot.backend.Engine;
 import io.ingot.scheduler.FormedBatch;
 import io.ingot.stats.StatsCell;
+import io.ingot.time.NanoClock;
 
 /**
  * How an instance runs a batch whose engine answers through response senders: a decoupled model's ({@code
@@ -25,17 +26,19 @@ import io.ingot.stats.StatsCell;
  */
 final class DecoupledExecution
 {
-    private final InstanceHost host;
+    private final HostedModel model;
+    private final NanoClock clock;
     private final String instanceName;
     private final Engine engine;
     private final StatsCell stats;
     private final AssembledBatch staging;
     private final ResponseSenders senders;
 
-    DecoupledExecution(final InstanceHost host, final String instanceName, final Engine engine, final StatsCell stats,
+    DecoupledExecution(final HostedModel model, final String instanceName, final Engine engine, final StatsCell stats,
         final AssembledBatch staging)
     {
-        this.host = host;
+        this.model = model;
+        this.clock = model.clock();
         this.instanceName = instanceName;
         this.engine = engine;
         this.stats = stats;
@@ -45,14 +48,14 @@ final class DecoupledExecution
 
     void execute(final FormedBatch payload)
     {
-        final long computeStart = System.nanoTime();
+        final long computeStart = clock.nanoTime();
         long inputEnd = computeStart;
         boolean bound = false;
         Throwable failure = null;
         try
         {
             staging.assemble(payload);
-            inputEnd = System.nanoTime();
+            inputEnd = clock.nanoTime();
             senders.bind(payload, computeStart, inputEnd);
             bound = true;
             engine.execute(staging);
@@ -63,14 +66,14 @@ final class DecoupledExecution
             failure = ex;
             if (!bound)
             {
-                inputEnd = System.nanoTime();
+                inputEnd = clock.nanoTime();
                 senders.bind(payload, computeStart, inputEnd);  // assembly failed before the senders were bound
             }
         }
-        final long end = System.nanoTime();
+        final long end = clock.nanoTime();
         stats.beginUpdate();
         stats.batchExecuted(payload.batchSize(), inputEnd - computeStart, end - inputEnd, 0,
-            System.currentTimeMillis());
+            clock.currentTimeMillis());
         for (int r = 0; r < senders.count(); r++)
         {
             final RequestResponseSender sender = senders.get(r);
@@ -94,7 +97,7 @@ final class DecoupledExecution
             }
         }
         stats.endUpdate();
-        final String message = failure == null ? null : "model '" + host.modelName() + "' version " + host.version()
+        final String message = failure == null ? null : "model '" + model.name() + "' version " + model.version()
             + " instance " + instanceName + " failed to execute a batch of " + payload.batchSize() + ": "
             + ModelInstance.describe(failure);
         for (int r = 0; r < senders.count(); r++)

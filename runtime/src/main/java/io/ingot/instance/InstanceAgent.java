@@ -1,7 +1,6 @@
 package io.ingot.instance;
 
 import io.ingot.agent.Agent;
-import io.ingot.dispatch.EndedAnswerer;
 import io.ingot.dispatch.ModelScheduler;
 import io.ingot.dispatch.Seat;
 import io.ingot.ratelimit.InstanceClaim;
@@ -30,7 +29,7 @@ public final class InstanceAgent implements Agent
     private final Seat seat = new Seat();
     private final FormedBatch batch;
     private final EndedRequests ended = new EndedRequests();
-    private final EndedAnswerer answerer;
+    private final EndedResponses answerer;
     private final String roleName;
     /** Whether the policy learns from executed batches: then each batch is timed and reported. */
     private final boolean reportsBatches;
@@ -55,7 +54,7 @@ public final class InstanceAgent implements Agent
      * @param roleName  the thread's name
      */
     public InstanceAgent(final ModelScheduler scheduler, final ModelInstance instance, final int index,
-        final int maxBatch, final EndedAnswerer answerer, final String roleName)
+        final int maxBatch, final EndedResponses answerer, final String roleName)
     {
         this.scheduler = scheduler;
         this.instance = instance;

@@ -13,6 +13,7 @@ import io.ingot.device.PinnedAllocator;
 import io.ingot.scheduler.FormedBatch;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.stats.StatsCell;
+import io.ingot.time.NanoClock;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -20,10 +21,13 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * One model instance's execution: it assembles a batch's inputs into its staging, runs its engine, and writes each
- * requested output once into each response's memory, then delivers every response from its own thread. The engine
- * SPI is synchronous, so one staging set suffices: the next batch is assembled only after the engine returned.
- * Its thread's duty cycle (taking batches) is {@link InstanceAgent}'s. Not thread-safe: its instance thread only.
+ * One model instance's execution: it assembles a batch's inputs into its staging, runs its engine, opens each
+ * request's response and writes each requested output once into memory from the request's allocator, records the
+ * batch in its statistics cell, and then hands every response, once, to the model's {@link ResponseDelivery} — from
+ * its own thread. Opening responses and choosing allocators needs nothing of the core but what the instance was
+ * built with ({@link HostedModel}). The engine SPI is synchronous, so one staging set suffices: the next batch is
+ * assembled only after the engine returned. Its thread's duty cycle (taking batches) is {@link InstanceAgent}'s. Not
+ * thread-safe: its instance thread only.
  *
  * <p>A decoupled model's batch runs through {@link DecoupledExecution} instead, zero or many responses per request,
  * and so does the batch of an engine that {@link Engine#respondsPerRequest() responds per request} (one each).
@@ -35,7 +39,9 @@ public final class ModelInstance implements AutoCloseable
 {
     private static final Logger LOG = System.getLogger(ModelInstance.class.getName());
 
-    private final InstanceHost host;
+    private final HostedModel model;
+    private final ResponseDelivery delivery;
+    private final NanoClock clock;
     private final String name;
     private final Engine engine;
     private final StatsCell stats;
@@ -45,23 +51,25 @@ public final class ModelInstance implements AutoCloseable
     private final DecoupledExecution decoupled;
 
     /**
-     * @param host      the model version
+     * @param model     the model version, as its instances see it
      * @param index     the instance's index among the model's instances
      * @param name      instance name, for logs and thread names
      * @param engine    the instance's engine
      * @param allocator staging memory source
      */
-    public ModelInstance(final InstanceHost host, final int index, final String name, final Engine engine,
+    public ModelInstance(final HostedModel model, final int index, final String name, final Engine engine,
         final PinnedAllocator allocator)
     {
-        this.host = host;
+        this.model = model;
+        this.delivery = model.delivery();
+        this.clock = model.clock();
         this.name = name;
         this.engine = engine;
-        this.stats = host.stats().cell(index);
-        this.batchDimension = host.config().getMaxBatchSize() > 0;
-        this.staging = new AssembledBatch(host, allocator, engine.acceptsHeapInputs(), engine.respondsPerRequest());
+        this.stats = model.stats().cell(index);
+        this.batchDimension = model.config().getMaxBatchSize() > 0;
+        this.staging = new AssembledBatch(model, allocator, engine.acceptsHeapInputs(), engine.respondsPerRequest());
         this.decoupled = staging.senders() == null ? null
-            : new DecoupledExecution(host, name, engine, stats, staging);
+            : new DecoupledExecution(model, name, engine, stats, staging);
     }
 
     /** @return the instance's name. */
@@ -87,14 +95,16 @@ public final class ModelInstance implements AutoCloseable
         }
         if (staging.senders() != null)
         {
-            staging.senders().failOpen("model '" + host.modelName() + "' version " + host.version() + " instance "
+            staging.senders().failOpen("model '" + model.name() + "' version " + model.version() + " instance "
                 + name + " stopped before it ended the request");
         }
         staging.close();
     }
 
     /**
-     * Executes one batch and answers each of its requests.
+     * Executes one batch and answers each of its requests: one response per request, each handed once to the
+     * model's delivery after the whole batch is in the statistics (a caller that reads them after its response sees
+     * its batch).
      *
      * @param payload the batch
      */
@@ -105,66 +115,55 @@ public final class ModelInstance implements AutoCloseable
             decoupled.execute(payload);
             return;
         }
-        final int count = payload.count();
-        final long computeStart = System.nanoTime();
-        final AssembledBatch batch = staging;
-
+        final long computeStart = clock.nanoTime();
         long inputEnd = computeStart;
         long outputStart = computeStart;
         Throwable failure = null;
         try
         {
-            batch.assemble(payload);
-            inputEnd = System.nanoTime();
-            engine.execute(batch);
-            batch.captureStates();
-            outputStart = System.nanoTime();
+            staging.assemble(payload);
+            inputEnd = clock.nanoTime();
+            engine.execute(staging);
+            staging.captureStates();
+            outputStart = clock.nanoTime();
         }
         catch (final Throwable ex)
         {
             failure = ex;
             if (inputEnd == computeStart)
             {
-                inputEnd = System.nanoTime();
+                inputEnd = clock.nanoTime();
             }
-            outputStart = System.nanoTime();
+            outputStart = clock.nanoTime();
         }
-
-        if (failure != null)
+        final InferenceResponse[] responses = responses(payload.count());
+        final boolean[] failed = failedFlags(payload.count());
+        if (failure == null)
         {
-            releaseDirectOutputs(batch);
-            final long end = System.nanoTime();
-            stats.beginUpdate();
-            stats.batchExecuted(payload.batchSize(), inputEnd - computeStart, outputStart - inputEnd,
-                end - outputStart, System.currentTimeMillis());
-            for (int r = 0; r < count; r++)
-            {
-                if (payload.get(r) != null)
-                {
-                    stats.requestFailed(end - payload.get(r).acceptedNs, FailureReason.BACKEND);
-                }
-            }
-            stats.endUpdate();
-            final String message = "model '" + host.modelName() + "' version " + host.version() + " instance "
-                + name + " failed to execute a batch of " + payload.batchSize() + ": " + describe(failure);
-            for (int r = 0; r < count; r++)
-            {
-                final PendingRequest pending = payload.get(r);
-                if (pending == null)
-                {
-                    continue;
-                }
-                final InferenceResponse response = host.openResponse(pending);
-                ResponseAssembly.fail(response, new InferenceException(ErrorCode.INTERNAL, message, failure));
-                host.deliver(pending, response);
-            }
-            return;
+            writeResponses(payload, responses, failed);
         }
+        else
+        {
+            failResponses(payload, failure, responses);
+        }
+        record(payload, failure, failed, computeStart, inputEnd, outputStart, clock.nanoTime());
+        for (int r = 0; r < payload.count(); r++)
+        {
+            final PendingRequest pending = payload.get(r);
+            final InferenceResponse response = responses[r];
+            responses[r] = null;
+            if (pending != null)
+            {
+                delivery.deliver(pending, response, true);
+            }
+        }
+    }
 
-        final InferenceResponse[] responses = responses(count);
-        final boolean[] failed = failedFlags(count);
+    /** After a successful execution: each request's response with its requested outputs, or the error writing one. */
+    private void writeResponses(final FormedBatch payload, final InferenceResponse[] responses, final boolean[] failed)
+    {
         int row = 0;
-        for (int r = 0; r < count; r++)
+        for (int r = 0; r < payload.count(); r++)
         {
             final PendingRequest pending = payload.get(r);
             failed[r] = false;
@@ -175,35 +174,61 @@ public final class ModelInstance implements AutoCloseable
                 row++;
                 continue;
             }
-            final InferenceResponse response = host.openResponse(pending);
+            final InferenceResponse response = model.openResponse(pending);
             responses[r] = response;
             try
             {
-                scatter(batch, pending, row, response);
+                scatter(staging, pending, row, response);
             }
             catch (final RuntimeException ex)
             {
                 failed[r] = true;
                 ResponseAssembly.fail(response, ex instanceof InferenceException ie ? ie
-                    : new InferenceException(ErrorCode.INTERNAL, "model '" + host.modelName()
+                    : new InferenceException(ErrorCode.INTERNAL, "model '" + model.name()
                         + "': writing the outputs of request '" + pending.request.id() + "' failed: "
                         + describe(ex), ex));
             }
             row += pending.batchSize;
         }
-        final long end = System.nanoTime();
+    }
+
+    /** After the engine failed: every request of the batch gets an INTERNAL error naming the model and the cause. */
+    private void failResponses(final FormedBatch payload, final Throwable failure, final InferenceResponse[] responses)
+    {
+        releaseDirectOutputs(staging);
+        final String message = "model '" + model.name() + "' version " + model.version() + " instance "
+            + name + " failed to execute a batch of " + payload.batchSize() + ": " + describe(failure);
+        for (int r = 0; r < payload.count(); r++)
+        {
+            final PendingRequest pending = payload.get(r);
+            responses[r] = null;
+            if (pending != null)
+            {
+                responses[r] = model.openResponse(pending);
+                ResponseAssembly.fail(responses[r], new InferenceException(ErrorCode.INTERNAL, message, failure));
+            }
+        }
+    }
+
+    /** Records the batch and each of its requests in the instance's statistics cell, as one update. */
+    private void record(final FormedBatch payload, final Throwable failure, final boolean[] failed,
+        final long computeStart, final long inputEnd, final long outputStart, final long end)
+    {
         final long inputNs = inputEnd - computeStart;
         final long inferNs = outputStart - inputEnd;
         final long outputNs = end - outputStart;
-        // The whole batch is counted before its first response leaves: a caller that reads the statistics after its
-        // response sees its batch in them.
         stats.beginUpdate();
-        stats.batchExecuted(payload.batchSize(), inputNs, inferNs, outputNs, System.currentTimeMillis());
-        for (int r = 0; r < count; r++)
+        stats.batchExecuted(payload.batchSize(), inputNs, inferNs, outputNs, clock.currentTimeMillis());
+        for (int r = 0; r < payload.count(); r++)
         {
             final PendingRequest pending = payload.get(r);
             if (pending == null)
             {
+                continue;
+            }
+            if (failure != null)
+            {
+                stats.requestFailed(end - pending.acceptedNs, FailureReason.BACKEND);
                 continue;
             }
             if (failed[r])
@@ -222,16 +247,6 @@ public final class ModelInstance implements AutoCloseable
             }
         }
         stats.endUpdate();
-        for (int r = 0; r < count; r++)
-        {
-            final PendingRequest pending = payload.get(r);
-            final InferenceResponse response = responses[r];
-            responses[r] = null;
-            if (pending != null)
-            {
-                host.deliver(pending, response);
-            }
-        }
     }
 
     private void scatter(final AssembledBatch batch, final PendingRequest pending, final int row,
@@ -239,6 +254,7 @@ public final class ModelInstance implements AutoCloseable
     {
         final AssembledBatch.OutputSlot[] outputs = batch.outputs;
         final int batchSize = batch.payload.batchSize();
+        final ResponseAllocator allocator = model.allocatorFor(pending);
         for (int o = 0; o < outputs.length; o++)
         {
             if ((pending.requestedOutputs & (1L << o)) == 0)
@@ -248,10 +264,9 @@ public final class ModelInstance implements AutoCloseable
             final AssembledBatch.OutputSlot slot = outputs[o];
             if (!slot.allocated)
             {
-                throw new InferenceException(ErrorCode.INTERNAL, "model '" + host.modelName()
+                throw new InferenceException(ErrorCode.INTERNAL, "model '" + model.name()
                     + "' did not produce requested output '" + slot.name + "'");
             }
-            final ResponseAllocator allocator = host.allocatorFor(pending);
             if (slot.direct)
             {
                 ResponseAssembly.addOutput(response, slot.name, slot.dataType, slot.shape, slot.rank, slot.data,
@@ -293,7 +308,7 @@ public final class ModelInstance implements AutoCloseable
                 {
                     throw new InferenceException(ErrorCode.INTERNAL, "response allocator returned "
                         + (target == null ? "null" : target.byteSize() + " bytes") + " for output '" + slot.name
-                        + "' of model '" + host.modelName() + "', which needs " + length + " bytes");
+                        + "' of model '" + model.name() + "', which needs " + length + " bytes");
                 }
                 final MemorySegment exact = target.byteSize() == length ? target : target.asSlice(0, length);
                 MemorySegment.copy(slot.data, start, exact, 0, length);
@@ -318,7 +333,7 @@ public final class ModelInstance implements AutoCloseable
         {
             if (offset + 4 > data.byteSize())
             {
-                throw new InferenceException(ErrorCode.INTERNAL, "model '" + host.modelName()
+                throw new InferenceException(ErrorCode.INTERNAL, "model '" + model.name()
                     + "' produced a BYTES output with fewer elements than its shape says");
             }
             final int length = data.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN),
@@ -339,7 +354,7 @@ public final class ModelInstance implements AutoCloseable
         {
             if (slot.allocated && slot.direct && slot.allocation != null)
             {
-                host.allocatorFor(only).release(slot.allocation);
+                model.allocatorFor(only).release(slot.allocation);
                 slot.allocation = null;
                 slot.data = null;
                 slot.allocated = false;

@@ -1,6 +1,7 @@
 package io.ingot.instance;
 
 import io.ingot.scheduler.PendingRequest;
+import io.ingot.time.NanoClock;
 
 /**
  * When a request that reached an engine counts as cancelled for it: the caller cancelled it, or the timeout the caller
@@ -15,15 +16,16 @@ final class RequestDeadline
 
     /**
      * @param pending an accepted request, in flight
+     * @param clock   the core's clock (the one that stamped its acceptance)
      * @return whether it was cancelled or its timeout passed
      */
-    static boolean passed(final PendingRequest pending)
+    static boolean passed(final PendingRequest pending, final NanoClock clock)
     {
         if (pending.isCancelled())
         {
             return true;
         }
         final long timeoutMicros = pending.request.timeoutMicros();
-        return timeoutMicros > 0 && System.nanoTime() - pending.acceptedNs > timeoutMicros * 1000;
+        return timeoutMicros > 0 && clock.nanoTime() - pending.acceptedNs > timeoutMicros * 1000;
     }
 }

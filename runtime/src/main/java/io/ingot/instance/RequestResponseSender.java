@@ -7,9 +7,10 @@ import io.ingot.api.ResponseAllocator;
 import io.ingot.api.ResponseAssembly;
 import io.ingot.api.RequestTrace;
 import io.ingot.backend.ResponseSender;
-import io.ingot.dispatch.ModelScheduler;
+import io.ingot.scheduler.RefusalMessages;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.tensor.DataType;
+import io.ingot.time.NanoClock;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -18,8 +19,8 @@ import java.lang.foreign.MemorySegment;
  * The {@link ResponseSender} of one row of a batch whose engine answers through senders: a decoupled model's, or an
  * engine's that responds per request. The instance reuses one per row for every batch; {@link #keepOpen} moves a
  * decoupled request into a new sender of its own, which the engine ends later. It builds each response in the
- * request's own memory and hands it to the model ({@link InstanceHost#deliverPartial}, or {@link InstanceHost#deliver}
- * for the final), then forgets the request once its final is out: from that moment the caller may resubmit it, so
+ * request's own memory and hands it to the model's {@link ResponseDelivery} (flagged final or
+ * not) as it is sent, then forgets the request once its final is out: from that moment the caller may resubmit it, so
  * what the statistics and the trace need is captured when the row is bound.
  *
  * <p>Not thread-safe: one sending thread at a time, as the SPI says. A kept-open sender may pass from thread to
@@ -28,7 +29,9 @@ import java.lang.foreign.MemorySegment;
  */
 final class RequestResponseSender implements ResponseSender
 {
-    private final InstanceHost host;
+    private final HostedModel model;
+    private final ResponseDelivery delivery;
+    private final NanoClock clock;
     private final ResponseSenders outputs;
     /** True for a sender {@link #keepOpen} made: it lives past its batch and keeps no instance-thread scratch. */
     private final boolean keptOpen;
@@ -46,14 +49,16 @@ final class RequestResponseSender implements ResponseSender
     /** Whether the request's final was an error (the statistics count it failed). */
     boolean failed;
 
-    RequestResponseSender(final InstanceHost host, final ResponseSenders outputs)
+    RequestResponseSender(final HostedModel model, final ResponseSenders outputs)
     {
-        this(host, outputs, false);
+        this(model, outputs, false);
     }
 
-    private RequestResponseSender(final InstanceHost host, final ResponseSenders outputs, final boolean keptOpen)
+    private RequestResponseSender(final HostedModel model, final ResponseSenders outputs, final boolean keptOpen)
     {
-        this.host = host;
+        this.model = model;
+        this.delivery = model.delivery();
+        this.clock = model.clock();
         this.outputs = outputs;
         this.keptOpen = keptOpen;
     }
@@ -78,7 +83,7 @@ final class RequestResponseSender implements ResponseSender
     {
         final int index = outputs.index(name);
         final DataType type = outputs.type(index);
-        return allocate(index, type, shape, OutputSizes.fixedByteSize(host.modelName(), name, type, shape));
+        return allocate(index, type, shape, OutputSizes.fixedByteSize(model.name(), name, type, shape));
     }
 
     @Override
@@ -95,10 +100,10 @@ final class RequestResponseSender implements ResponseSender
         final int index = outputs.index(name);
         if (type != DataType.BYTES)
         {
-            final long fixed = OutputSizes.fixedByteSize(host.modelName(), name, type, shape);
+            final long fixed = OutputSizes.fixedByteSize(model.name(), name, type, shape);
             if (fixed != byteSize)
             {
-                throw new IllegalArgumentException("output '" + name + "' of model '" + host.modelName() + "': "
+                throw new IllegalArgumentException("output '" + name + "' of model '" + model.name() + "': "
                     + byteSize + " bytes for a " + type.wireName() + " tensor that needs " + fixed);
             }
         }
@@ -110,7 +115,7 @@ final class RequestResponseSender implements ResponseSender
         requireOpen();
         if ((allocatedOutputs & (1L << index)) != 0)
         {
-            throw new IllegalArgumentException("output '" + outputs.name(index) + "' of model '" + host.modelName()
+            throw new IllegalArgumentException("output '" + outputs.name(index) + "' of model '" + model.name()
                 + "' was already allocated for this response; send it before allocating the next one");
         }
         allocatedOutputs |= 1L << index;
@@ -122,16 +127,16 @@ final class RequestResponseSender implements ResponseSender
         }
         if (building == null)
         {
-            building = host.openResponse(pending);
+            building = model.openResponse(pending);
         }
-        final ResponseAllocator allocator = host.allocatorFor(pending);
+        final ResponseAllocator allocator = model.allocatorFor(pending);
         final String name = outputs.name(index);
         final MemorySegment memory = allocator.allocate(name, type, shape, byteSize);
         if (memory == null || memory.byteSize() < byteSize)
         {
             throw new IllegalStateException("response allocator returned "
                 + (memory == null ? "null" : memory.byteSize() + " bytes") + " for output '" + name + "' of model '"
-                + host.modelName() + "', which needs " + byteSize + " bytes");
+                + model.name() + "', which needs " + byteSize + " bytes");
         }
         final MemorySegment exact = memory.byteSize() == byteSize ? memory : memory.asSlice(0, byteSize);
         ResponseAssembly.addOutput(building, name, type, shape, shape.length, exact, memory, allocator);
@@ -144,7 +149,7 @@ final class RequestResponseSender implements ResponseSender
         requireOpen();
         if (!last && !outputs.decoupled())
         {
-            throw new IllegalStateException("model '" + host.modelName() + "' is not decoupled: each request gets "
+            throw new IllegalStateException("model '" + model.name() + "' is not decoupled: each request gets "
                 + "exactly one response, sent with send(true)");
         }
         allocatedOutputs = 0;
@@ -153,7 +158,7 @@ final class RequestResponseSender implements ResponseSender
             complete = last;
             return;
         }
-        final InferenceResponse response = building != null ? building : host.openResponse(pending);
+        final InferenceResponse response = building != null ? building : model.openResponse(pending);
         building = null;
         if (last)
         {
@@ -161,7 +166,7 @@ final class RequestResponseSender implements ResponseSender
         }
         else
         {
-            host.deliverPartial(pending, response);
+            delivery.deliver(pending, response, false);
         }
     }
 
@@ -206,15 +211,15 @@ final class RequestResponseSender implements ResponseSender
         }
         if (!outputs.decoupled())
         {
-            throw new IllegalStateException("model '" + host.modelName() + "' is not decoupled: an error is the "
+            throw new IllegalStateException("model '" + model.name() + "' is not decoupled: an error is the "
                 + "request's one response, sent with last = true");
         }
         discardUnsent();
         if (pending != null)
         {
-            final InferenceResponse response = host.openResponse(pending);
+            final InferenceResponse response = model.openResponse(pending);
             ResponseAssembly.fail(response, new InferenceException(code, message));
-            host.deliverPartial(pending, response);
+            delivery.deliver(pending, response, false);
         }
     }
 
@@ -224,10 +229,10 @@ final class RequestResponseSender implements ResponseSender
         requireOpen();
         if (!outputs.decoupled())
         {
-            throw new IllegalStateException("model '" + host.modelName() + "' is not decoupled: its requests end "
+            throw new IllegalStateException("model '" + model.name() + "' is not decoupled: its requests end "
                 + "when execute returns");
         }
-        final RequestResponseSender open = new RequestResponseSender(host, outputs, true);
+        final RequestResponseSender open = new RequestResponseSender(model, outputs, true);
         open.pending = pending;
         open.building = building;
         open.allocatedOutputs = allocatedOutputs;
@@ -258,7 +263,7 @@ final class RequestResponseSender implements ResponseSender
     @Override
     public boolean isCancelled()
     {
-        return complete || RequestDeadline.passed(pending) || host.isStopping();
+        return complete || RequestDeadline.passed(pending, clock) || model.isStopping();
     }
 
     /**
@@ -275,7 +280,7 @@ final class RequestResponseSender implements ResponseSender
             return;
         }
         discardUnsent();
-        final InferenceResponse response = host.openResponse(pending);
+        final InferenceResponse response = model.openResponse(pending);
         ResponseAssembly.fail(response, new InferenceException(code, message, cause));
         failed = true;
         deliverFinal(response);
@@ -291,16 +296,13 @@ final class RequestResponseSender implements ResponseSender
         {
             return;
         }
-        final String id = ModelScheduler.idOf(pending.request);
         if (pending.isCancelled())
         {
-            failIfOpen(ErrorCode.CANCELLED, "[request id: " + id + "] Request for model '" + host.modelName()
-                + "' was cancelled", null);
+            failIfOpen(ErrorCode.CANCELLED, RefusalMessages.cancelled(pending.request, model.name()), null);
         }
-        else if (host.isStopping())
+        else if (model.isStopping())
         {
-            failIfOpen(ErrorCode.UNAVAILABLE, "[request id: " + id + "] Server is stopping, scheduler for model has "
-                + "stopped accepting new inference requests", null);
+            failIfOpen(ErrorCode.UNAVAILABLE, RefusalMessages.stopping(pending.request), null);
         }
         else if (!outputs.decoupled())
         {
@@ -321,7 +323,7 @@ final class RequestResponseSender implements ResponseSender
 
     private String noResponse()
     {
-        return "model '" + host.modelName() + "' ended request '" + ModelScheduler.idOf(pending.request)
+        return "model '" + model.name() + "' ended request '" + RefusalMessages.idOf(pending.request)
             + "' without a response";
     }
 
@@ -332,14 +334,14 @@ final class RequestResponseSender implements ResponseSender
         pending = null;
         if (trace != null)
         {
-            final long now = System.nanoTime();
+            final long now = clock.nanoTime();
             trace.computed(computeStartNs, inputEndNs, now, now);
         }
         if (keptOpen)
         {
             outputs.closed(this);
         }
-        host.deliver(request, response);
+        delivery.deliver(request, response, true);
     }
 
     private void discardUnsent()
@@ -356,7 +358,7 @@ final class RequestResponseSender implements ResponseSender
     {
         if (complete)
         {
-            throw new IllegalStateException("model '" + host.modelName() + "': the request's final response was "
+            throw new IllegalStateException("model '" + model.name() + "': the request's final response was "
                 + "already sent; nothing more may be sent for it");
         }
     }

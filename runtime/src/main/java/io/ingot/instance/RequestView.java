@@ -4,6 +4,7 @@ import io.ingot.api.InferenceRequest;
 import io.ingot.backend.BatchRequest;
 import io.ingot.config.proto.ModelConfig;
 import io.ingot.scheduler.PendingRequest;
+import io.ingot.time.NanoClock;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -16,12 +17,18 @@ import java.util.Map;
 final class RequestView implements BatchRequest
 {
     private final Map<String, Integer> outputIndex = new HashMap<>();
+    private final NanoClock clock;
     private PendingRequest pending;
     private InferenceRequest request;
     private int rows;
 
-    RequestView(final ModelConfig config)
+    /**
+     * @param config the model's configuration (its outputs' names)
+     * @param clock  the core's clock (for a request's timeout)
+     */
+    RequestView(final ModelConfig config, final NanoClock clock)
     {
+        this.clock = clock;
         for (int o = 0; o < config.getOutputCount(); o++)
         {
             outputIndex.put(config.getOutput(o).getName(), o);
@@ -111,7 +118,7 @@ final class RequestView implements BatchRequest
     @Override
     public boolean isCancelled()
     {
-        return pending != null && RequestDeadline.passed(pending);
+        return pending != null && RequestDeadline.passed(pending, clock);
     }
 
     private InferenceRequest present()

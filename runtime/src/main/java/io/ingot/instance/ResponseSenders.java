@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ResponseSenders
 {
-    private final InstanceHost host;
+    private final HostedModel model;
     private final PinnedAllocator allocator;
     private final boolean decoupled;
     private final Set<RequestResponseSender> open = ConcurrentHashMap.newKeySet();
@@ -33,12 +33,12 @@ final class ResponseSenders
     private RequestResponseSender[] senders = new RequestResponseSender[0];
     private int count;
 
-    ResponseSenders(final InstanceHost host, final PinnedAllocator allocator, final boolean decoupled)
+    ResponseSenders(final HostedModel model, final PinnedAllocator allocator, final boolean decoupled)
     {
-        this.host = host;
+        this.model = model;
         this.allocator = allocator;
         this.decoupled = decoupled;
-        final ModelConfig config = host.config();
+        final ModelConfig config = model.config();
         names = new String[config.getOutputCount()];
         types = new DataType[names.length];
         scratch = new StagingBuffer[names.length];
@@ -60,7 +60,7 @@ final class ResponseSenders
             System.arraycopy(senders, 0, grown, 0, senders.length);
             for (int r = senders.length; r < count; r++)
             {
-                grown[r] = new RequestResponseSender(host, this);
+                grown[r] = new RequestResponseSender(model, this);
             }
             senders = grown;
         }
@@ -94,7 +94,7 @@ final class ResponseSenders
         final Integer index = outputIndex.get(name);
         if (index == null)
         {
-            throw new IllegalArgumentException("model '" + host.modelName() + "' has no output '" + name + "'");
+            throw new IllegalArgumentException("model '" + model.name() + "' has no output '" + name + "'");
         }
         return index;
     }

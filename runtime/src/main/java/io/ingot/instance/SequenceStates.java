@@ -8,6 +8,7 @@ import io.ingot.scheduler.FormedBatch;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.scheduler.SequenceControl;
 import io.ingot.tensor.DataType;
+import io.ingot.device.PinnedAllocator;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -76,10 +77,10 @@ final class SequenceStates
      * @param config         the model's configuration (with {@code sequence_batching.state})
      * @param modelDirectory where {@code initial_state/} is, or {@code null} for an in-memory model
      * @param slots          the sequence slots of the instance
-     * @param staging        where state inputs are assembled
+     * @param allocator      the staging memory state inputs are assembled in
      */
     SequenceStates(final ModelConfig config, final Path modelDirectory, final int slots,
-        final java.util.function.IntFunction<StagingBuffer> staging)
+        final PinnedAllocator allocator)
     {
         final var configured = config.getSequenceBatching().getStateList();
         this.states = new State[configured.size()];
@@ -92,7 +93,7 @@ final class SequenceStates
             final long[] dims = initialDims(state);
             states[i] = new State(state, initialValue(config.getName(), state, dims, modelDirectory), dims, slots);
             views[i] = new AssembledBatch.InputView(state.getInputName(), states[i].type);
-            this.staging[i] = staging.apply(i);
+            this.staging[i] = new StagingBuffer(allocator);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.ingot.repository;
 
+import io.ingot.api.BackendPlugin;
 import io.ingot.backend.BackendFactory;
 import io.ingot.backend.ModelVersion;
 import io.ingot.config.ConfigException;
@@ -33,11 +34,18 @@ public final class BackendRegistry
 
     /**
      * @param given factories consulted first, in order (an embedder's or a test's), then those on the class path
+     * @throws IllegalArgumentException when one given is not a {@link BackendFactory}
      */
-    public BackendRegistry(final List<BackendFactory> given)
+    public BackendRegistry(final List<? extends BackendPlugin> given)
     {
-        for (final BackendFactory factory : given)
+        for (final BackendPlugin plugin : given)
         {
+            if (!(plugin instanceof BackendFactory factory))
+            {
+                throw new IllegalArgumentException("backend '" + plugin.name() + "' (" + plugin.getClass().getName()
+                    + ") given in CoreOptions is not a " + BackendFactory.class.getName()
+                    + ": a core loads models only through the backend SPI");
+            }
             register(factory);
         }
         for (final BackendFactory factory : ServiceLoader.load(BackendFactory.class))

@@ -1,5 +1,7 @@
 package io.ingot.scheduler;
 
+import io.ingot.time.NanoClock;
+
 /**
  * How soon the next request is expected, learned from the last {@value #WINDOW} gaps between arrivals, less the
  * longest. The estimate is their arithmetic mean: the rate that loads the instances, and the measure that stays right

@@ -1,5 +1,7 @@
 package io.ingot.scheduler;
 
+import io.ingot.time.NanoClock;
+
 /**
  * Batch formation as a pure, single-threaded state machine: it holds one model version's queued requests and, when an
  * instance is free, decides — dispatch this batch to that instance, or wait until a time. It reads no clock (the

@@ -1,5 +1,7 @@
 package io.ingot.scheduler;
 
+import io.ingot.time.NanoClock;
+
 /**
  * The queues every batching policy over Triton's dynamic-batcher semantics shares: strict priority levels
  * ({@link LevelTable}), each level's queue policy with REJECT and DELAY timeouts and its delayed queue, the

@@ -1,5 +1,7 @@
 package io.ingot.scheduler;
 
+import io.ingot.time.NanoClock;
+
 /**
  * Triton's sequence batcher with the Direct strategy (triton-next.md §1.3–§1.5, §1.7), as a pure policy: every
  * sequence holds one batch row ("slot") of one instance from its START to its END ({@link SequenceSlots}), so a

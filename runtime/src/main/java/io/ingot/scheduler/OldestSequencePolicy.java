@@ -1,5 +1,7 @@
 package io.ingot.scheduler;
 
+import io.ingot.time.NanoClock;
+
 /**
  * Triton's sequence batcher with the Oldest strategy (triton-next.md §1.6), as a pure policy: each instance has
  * {@code max_candidate_sequences} slots ({@link SequenceSlots} routes sequences to them and keeps their time), and

@@ -147,4 +147,22 @@ public record SchedulerSettings(boolean dynamic, int maxBatchSize, int[] preferr
         }
         return any;
     }
+
+    /**
+     * @return whether some level's policy has a queue timeout and REJECTs when it passes (then a request must be
+     *         answered when its timeout passes, also while every instance is busy); false without a dynamic batcher
+     */
+    public boolean rejectsOnTimeout()
+    {
+        if (!dynamic)
+        {
+            return false;
+        }
+        boolean rejects = !defaultPolicy.delayOnTimeout() && defaultPolicy.defaultTimeoutNs() != 0;
+        for (final QueuePolicy policy : levelPolicies.values())
+        {
+            rejects |= !policy.delayOnTimeout() && policy.defaultTimeoutNs() != 0;
+        }
+        return rejects;
+    }
 }

@@ -1,5 +1,6 @@
 package io.ingot.scheduler;
 
+import io.ingot.time.NanoClock;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 

@@ -1,6 +1,6 @@
 /**
  * Batch formation as a pure, single-threaded policy ({@link io.ingot.scheduler.BatchPolicy}): given a model
- * version's queued requests, the free instance and {@code now} from an injected {@link io.ingot.scheduler.NanoClock},
+ * version's queued requests, the free instance and {@code now} from an injected {@link io.ingot.time.NanoClock},
  * it decides to dispatch a {@link io.ingot.scheduler.FormedBatch}, to wait until a time, or that nothing is queued,
  * and records the requests it ended ({@link io.ingot.scheduler.EndedRequests}) without answering them.
  * {@link io.ingot.scheduler.DynamicBatchPolicy} is Triton's dynamic batcher — preferred sizes reached by exact

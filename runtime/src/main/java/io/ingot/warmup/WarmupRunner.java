@@ -8,6 +8,7 @@ import io.ingot.api.ResponseListener;
 import io.ingot.instance.ModelInstance;
 import io.ingot.scheduler.FormedBatch;
 import io.ingot.scheduler.PendingRequest;
+import io.ingot.time.NanoClock;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -44,14 +45,17 @@ public final class WarmupRunner
     private final String model;
     private final int maxBatchSize;
     private final RequestCheck check;
+    private final NanoClock clock;
 
     /**
      * @param model        the model's name
      * @param maxBatchSize the model's {@code max_batch_size}
      * @param check        the model's request validation
+     * @param clock        the core's clock (a warmup request's acceptance time, for its statistics)
      */
-    public WarmupRunner(final String model, final int maxBatchSize, final RequestCheck check)
+    public WarmupRunner(final String model, final int maxBatchSize, final RequestCheck check, final NanoClock clock)
     {
+        this.clock = clock;
         this.model = model;
         this.maxBatchSize = maxBatchSize;
         this.check = check;
@@ -127,7 +131,7 @@ public final class WarmupRunner
         }
         pending.request = request;
         pending.listener = listener;
-        pending.acceptedNs = System.nanoTime();
+        pending.acceptedNs = clock.nanoTime();
     }
 
     /** Keeps each response's error and frees its outputs; warmup does not look at results. */

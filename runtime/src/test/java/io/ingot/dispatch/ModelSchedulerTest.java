@@ -11,7 +11,7 @@ import io.ingot.scheduler.EndedRequests;
 import io.ingot.scheduler.Ending;
 import io.ingot.scheduler.FormedBatch;
 import io.ingot.scheduler.LevelAdmission;
-import io.ingot.scheduler.NanoClock;
+import io.ingot.time.NanoClock;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.scheduler.SchedulerSettings;
 import io.ingot.testing.TestModels;
@@ -50,7 +50,7 @@ class ModelSchedulerTest
         admission = new LevelAdmission(settings);
         final BatchPolicy policy = new DynamicBatchPolicy(settings, true, admission);
         final ModelScheduler scheduler = new ModelScheduler("m", settings, policy, admission, RING, NanoClock.SYSTEM,
-            new Timekeeper(timekeeperBell));
+            new Timekeeper(timekeeperBell, NanoClock.SYSTEM));
         scheduler.seat(seats);
         return scheduler;
     }

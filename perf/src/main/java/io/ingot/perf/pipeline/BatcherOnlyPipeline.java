@@ -17,7 +17,7 @@ import io.ingot.scheduler.DynamicBatchPolicy;
 import io.ingot.scheduler.EndedRequests;
 import io.ingot.scheduler.FormedBatch;
 import io.ingot.scheduler.LevelAdmission;
-import io.ingot.scheduler.NanoClock;
+import io.ingot.time.NanoClock;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.scheduler.SchedulerSettings;
 import io.ingot.scheduler.ShapeKey;
@@ -162,7 +162,7 @@ final class BatcherOnlyPipeline implements Pipeline
         this.shapeKey = new ShapeKey(settings, true);
         final LevelAdmission admission = new LevelAdmission(settings);
         scheduler = new ModelScheduler(model, settings, new DynamicBatchPolicy(settings, true, admission), admission,
-            RING_SIZE, NanoClock.SYSTEM, new Timekeeper(new ThreadBell()));
+            RING_SIZE, NanoClock.SYSTEM, new Timekeeper(new ThreadBell(), NanoClock.SYSTEM));
         instance = new NoOpInstance(scheduler, maxBatch);
         scheduler.seat(new Seat[] {instance.seat});
         runner = new AgentRunner(instance, IdleStrategies.of(idle, instance.seat.bell(), instance::hasWork), true);

@@ -4,6 +4,7 @@ import io.ingot.agent.Agent;
 import io.ingot.ipc.ClientEntryDescriptor;
 import io.ingot.ipc.ClientEntryFlyweight;
 import io.ingot.ipc.IpcLayout;
+import io.ingot.time.NanoClock;
 
 /**
  * The IPC thread's duty, an {@link Agent}: each pass polls the request rings of the clients being served, scans the
@@ -18,15 +19,19 @@ final class IpcDutyCycle implements Agent
     private static final long SCAN_PERIOD_NANOS = 2_000_000L;
 
     private final IpcServer server;
+    private final NanoClock clock;
     private final long heartbeatNanos;
     private final long timeoutNanos;
-    private long nextScan = System.nanoTime();
-    private long nextBeat = nextScan;
+    private long nextScan;
+    private long nextBeat;
     private long beat;
 
     IpcDutyCycle(final IpcServer server)
     {
         this.server = server;
+        this.clock = server.clock();
+        this.nextScan = clock.nanoTime();
+        this.nextBeat = nextScan;
         final IpcLayout layout = server.region().layout();
         this.heartbeatNanos = layout.heartbeatIntervalMs() * 1_000_000L;
         this.timeoutNanos = layout.livenessTimeoutMs() * 1_000_000L;
@@ -43,7 +48,7 @@ final class IpcDutyCycle implements Agent
                 work += session.poll();
             }
         }
-        final long now = System.nanoTime();
+        final long now = clock.nanoTime();
         if (now - nextScan >= 0)
         {
             work += scanClientTable(now);

@@ -19,6 +19,7 @@ import io.ingot.ipc.IpcLayout;
 import io.ingot.ipc.IpcRegion;
 import io.ingot.ipc.IpcStatus;
 import io.ingot.ipc.ProcessIdentity;
+import io.ingot.time.NanoClock;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
@@ -61,6 +62,8 @@ public final class IpcServer implements AutoCloseable
     private static final int MAX_CACHED_NAMES = 4096;
 
     private final InferenceCore core;
+    /** The core's clock: the one this server's thread and its waits read. */
+    private final NanoClock clock;
     private final IpcRegion region;
     private final IpcLayout layout;
     private final IpcServerOptions options;
@@ -92,6 +95,7 @@ public final class IpcServer implements AutoCloseable
         final HostRegistration pinning)
     {
         this.core = core;
+        this.clock = core.clock();
         this.region = region;
         this.layout = region.layout();
         this.options = options;
@@ -253,6 +257,11 @@ public final class IpcServer implements AutoCloseable
     IpcRegion region()
     {
         return region;
+    }
+
+    NanoClock clock()
+    {
+        return clock;
     }
 
     ClientSession[] sessions()
@@ -458,7 +467,8 @@ public final class IpcServer implements AutoCloseable
     /**
      * Waits until every request taken from a client was answered.
      *
-     * @param deadlineNanos the {@link System#nanoTime()} to give up at
+     * @param deadlineNanos the time to give up at, on the core's clock ({@link InferenceCore#clock()}: the
+     *                      system's {@link System#nanoTime()} unless the core was given another)
      * @return true when none is left in flight
      * @throws InterruptedException when interrupted
      */
@@ -475,7 +485,7 @@ public final class IpcServer implements AutoCloseable
             {
                 return true;
             }
-            if (System.nanoTime() - deadlineNanos >= 0)
+            if (clock.nanoTime() - deadlineNanos >= 0)
             {
                 return false;
             }
@@ -509,9 +519,9 @@ public final class IpcServer implements AutoCloseable
         {
             session.cancelAll();
         }
-        final long deadline = System.nanoTime() + CLOSE_DRAIN_NANOS;
+        final long deadline = clock.nanoTime() + CLOSE_DRAIN_NANOS;
         boolean drained = false;
-        while (!drained && System.nanoTime() < deadline)
+        while (!drained && clock.nanoTime() < deadline)
         {
             drained = true;
             for (final ClientSession session : sessions)

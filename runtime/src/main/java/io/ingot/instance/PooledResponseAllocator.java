@@ -1,4 +1,4 @@
-package io.ingot.core;
+package io.ingot.instance;
 
 import io.ingot.tensor.DataType;
 import io.ingot.api.ResponseAllocator;

@@ -5,17 +5,18 @@ import io.ingot.agent.CacheLinePadding;
 import io.ingot.scheduler.BatchPolicy;
 
 /**
- * The mutable fields of a {@link ModelScheduler}, laid out in Agrona's manner: a superclass's fields come before a
- * subclass's, so padding classes in the chain put each group on cache lines of its own. The padding is bytes, not
- * longs: HotSpot fills the alignment holes of a superclass with a subclass's fields, and byte padding leaves no hole
- * a hot field of another group could land in (checked with {@code Unsafe.objectFieldOffset} on JDK 25: the
- * producers' fields at offsets 76–91, the holder's at 156–167). Producers read the first
- * group on every submit ({@link ProducerRead}); the role holder writes the second after every drain ({@link
- * HolderWritten}). Without the padding a drain would invalidate the line every producer reads next.
+ * The hot fields of a {@link ModelScheduler} with the padding that protects them, laid out in Agrona's manner: a
+ * superclass's fields come before a subclass's, so padding classes in the chain put each group on cache lines of its
+ * own. The padding is bytes, not longs: HotSpot fills the alignment holes of a superclass with a subclass's fields,
+ * and byte padding leaves no hole a hot field of another group could land in (checked with
+ * {@code Unsafe.objectFieldOffset} on JDK 25: the producers' fields at offsets 76–91, the holder's at 156–167).
+ * Producers read the first group on every submit ({@link ProducerRead}); the role holder writes the second after
+ * every drain ({@link HolderWritten}). Without the padding a drain would invalidate the line every producer reads
+ * next.
  */
-final class SchedulerFields
+final class ModelSchedulerFields
 {
-    private SchedulerFields()
+    private ModelSchedulerFields()
     {
     }
 

@@ -1,0 +1,121 @@
+package io.ingot.core;
+
+import io.ingot.api.InferenceRequest;
+import io.ingot.api.InferenceResponse;
+import io.ingot.api.RequestLifecycle;
+import io.ingot.api.RequestTrace;
+import io.ingot.api.ResponseListener;
+import io.ingot.api.ResponseStreamListener;
+import io.ingot.instance.ResponseDelivery;
+import io.ingot.scheduler.PendingRequest;
+import io.ingot.time.NanoClock;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+
+/**
+ * The one place a model version's responses leave from ({@link ResponseDelivery}, which its instances call once per
+ * response). A final response is copied into the response cache when its request was a cacheable miss and it
+ * succeeded ({@link ResponseCaching}); with {@code preserve_ordering}, a final whose request took a place in the order
+ * waits for the earlier ones ({@link OrderedDelivery}); then the request's flight ends, its bookkeeping is recycled
+ * and its listener is called, on the delivering thread, with no lock held. A non-final response (a decoupled model's)
+ * goes straight to the request's stream listener and the request stays in flight. A listener that throws is logged;
+ * delivery goes on. Thread-safe.
+ */
+final class VersionDelivery implements ResponseDelivery
+{
+    private static final Logger LOG = System.getLogger(VersionDelivery.class.getName());
+
+    private final String model;
+    /** The model's use of the response cache, or {@code null} when it has none. */
+    private final ResponseCaching caching;
+    /** {@code preserve_ordering}'s order, or {@code null} when the model does not preserve ordering. */
+    private final OrderedDelivery ordered;
+    private final NanoClock clock;
+
+    /**
+     * @param model            the model's name, for logs
+     * @param caching          the model's use of the response cache, or {@code null}
+     * @param preserveOrdering whether finals go out in the order their requests entered batches
+     * @param clock            the core's clock (traces' end times)
+     */
+    VersionDelivery(final String model, final ResponseCaching caching, final boolean preserveOrdering,
+        final NanoClock clock)
+    {
+        this.model = model;
+        this.caching = caching;
+        this.ordered = preserveOrdering ? new OrderedDelivery(this::finish) : null;
+        this.clock = clock;
+    }
+
+    @Override
+    public void deliver(final PendingRequest request, final InferenceResponse response, final boolean last)
+    {
+        if (!last)
+        {
+            deliverPartial(request, response);
+            return;
+        }
+        if (caching != null)
+        {
+            caching.offer(request, response);
+        }
+        if (ordered != null && request.orderSequence != PendingRequest.NO_ORDER)
+        {
+            ordered.complete(request, response);
+        }
+        else
+        {
+            finish(request, response);
+        }
+    }
+
+    /** Ends the request's flight and calls its listener, on this thread, with no lock held. */
+    private void finish(final PendingRequest request, final InferenceResponse response)
+    {
+        final InferenceRequest userRequest = request.request;
+        final ResponseListener listener = request.listener;
+        final ResponseStreamListener stream = request.stream;
+        request.clear();
+        final RequestTrace trace = userRequest.trace();
+        if (trace != null)
+        {
+            trace.requestEnded(clock.nanoTime());
+        }
+        RequestLifecycle.end(userRequest);
+        try
+        {
+            if (stream != null)
+            {
+                stream.onResponse(response, true);
+            }
+            else if (response != null)  // null: a decoupled model's flags-only final, which a warmup run ignores
+            {
+                listener.onResponse(response);
+            }
+        }
+        catch (final Throwable ex)
+        {
+            LOG.log(Level.WARNING, "response listener of model '" + model + "' threw", ex);
+        }
+    }
+
+    private void deliverPartial(final PendingRequest request, final InferenceResponse response)
+    {
+        try
+        {
+            if (request.stream != null)
+            {
+                request.stream.onResponse(response, false);
+            }
+            else
+            {
+                request.listener.onResponse(response);  // a warmup run: it only collects errors
+            }
+        }
+        catch (final Throwable ex)
+        {
+            LOG.log(Level.WARNING, "response listener of model '" + model + "' threw", ex);
+        }
+    }
+}
