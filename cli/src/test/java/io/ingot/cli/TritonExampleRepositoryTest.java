@@ -34,15 +34,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * string HTTP and gRPC examples. {@code simple_dyna_sequence} answers a sequence whose ID needs all 64 bits as its
  * graph says: {@code OUTPUT = READY * (INPUT + START + END * int32(CORRID))}.
  *
- * <p>Triton's files are not in this repository: the test finds them through {@value #SOURCES_ENV} (default
- * {@code <project root>/../triton-sources}, with Triton's Python client library under {@code py/}) and is skipped,
- * saying why, where they or the client's Python packages are absent. {@code onnx}'s {@code SequenceModelsTest}
+ * <p>Triton's files come unchanged from the project's {@code third_party/triton} (or {@code INGOT_TRITON_SOURCES},
+ * else {@code ../triton-sources}: {@code io.ingot.testing.TritonSources}), with Triton's Python client library under
+ * {@code py/}; the test is skipped, saying why, where the client's Python packages are absent. {@code onnx}'s {@code SequenceModelsTest}
  * and {@code SequenceTypesTest} assert the same behaviour on models of their own everywhere.
  */
 class TritonExampleRepositoryTest
 {
-    /** Environment variable naming the folder of Triton's extracted repositories. */
-    static final String SOURCES_ENV = "INGOT_TRITON_SOURCES";
     private static final List<String> MODELS = List.of("simple", "simple_identity", "simple_int8", "simple_string",
         "simple_sequence", "simple_dyna_sequence");
     private static final List<String> CLIENTS = List.of("simple_http_sequence_sync_infer_client.py",
@@ -61,12 +59,11 @@ class TritonExampleRepositoryTest
     @BeforeAll
     static void serveTritonsExamples() throws Exception
     {
-        final String configured = System.getenv(SOURCES_ENV);
-        sources = configured != null && !configured.isBlank() ? Path.of(configured)
-            : Path.of("..", "..", "triton-sources").toAbsolutePath().normalize();
+        sources = io.ingot.testing.TritonSources.require("server", "Triton's example repository and clients")
+            .getParent();
         final Path examples = sources.resolve("server/docs/examples/model_repository");
-        Assumptions.assumeTrue(Files.isDirectory(examples), "Triton's sources are not at " + sources + " (set "
-            + SOURCES_ENV + " to the folder holding server/, client/ and py/)");
+        Assumptions.assumeTrue(Files.isDirectory(examples), examples + " is missing: Triton's example repository and"
+            + " clients are skipped");
         Assumptions.assumeTrue(python("-c", "import tritonclient.grpc.aio, tritonclient.http, gevent") == 0,
             "Triton's Python client (" + sources.resolve("py") + ") or its packages (grpcio, gevent, aiohttp) are"
                 + " not importable by " + python3());

@@ -19,8 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * unchanged; {@code forward(delay_itrs, seq_start, seq_id, seq_state_in)}) served with its implicit state, as
  * Triton's {@code implicit_state_test.py} expects: the model sets its state to the correlation ID at START and then
  * returns it unchanged, printing "[MODEL ERROR] Invalid sequence state" whenever a request of a sequence is given a
- * state that is not that sequence's. Triton's files are found under {@code INGOT_TRITON_SOURCES} (default: the folder
- * {@code triton-sources} beside the project); without them the test is skipped with the reason.
+ * state that is not that sequence's. Triton's files come unchanged from the project's {@code third_party/triton}
+ * (or {@code INGOT_TRITON_SOURCES}, else {@code ../triton-sources}: {@code io.ingot.testing.TritonSources}).
  */
 class TritonImplicitStateTest
 {

@@ -20,9 +20,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Triton's own Python client ({@code tritonclient.grpc}, from Triton's client repository) cancels sequences on an
  * Ingot server as Triton's {@code qa/L0_request_cancellation/scheduler_test.py} does on Triton
  * ({@code src/test/resources/tritonclient/sequence_cancellation.py}). Triton's sources are found through
- * {@code INGOT_TRITON_SOURCES} (default: the project's {@code ../triton-sources}), whose {@code py/} holds the client
- * library; without them, or without {@code python3} with numpy and grpcio, the test is skipped with the reason.
- * {@link SequenceCancellationTest} asserts the same behaviour without them.
+ * {@code io.ingot.testing.TritonSources} (the project's {@code third_party/triton} unless {@code INGOT_TRITON_SOURCES}
+ * or {@code ../triton-sources} names another copy), whose {@code py/} holds the client library; without
+ * {@code python3} with numpy and grpcio the test is skipped with the reason. {@link SequenceCancellationTest} asserts
+ * the same behaviour without Triton's client.
  */
 class TritonClientCancellationTest
 {
