@@ -36,8 +36,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>Triton's files come unchanged from the project's {@code third_party/triton} (or {@code INGOT_TRITON_SOURCES},
  * else {@code ../triton-sources}: {@code io.ingot.testing.TritonSources}), with Triton's Python client library under
- * {@code py/}; the test is skipped, saying why, where the client's Python packages are absent. {@code onnx}'s {@code SequenceModelsTest}
- * and {@code SequenceTypesTest} assert the same behaviour on models of their own everywhere.
+ * {@code py/}; the test is skipped, saying why, where the client's Python packages are absent. {@code onnx}'s
+ * {@code SequenceModelsTest} and {@code SequenceTypesTest} assert the same behaviour on models of their own.
  */
 class TritonExampleRepositoryTest
 {
