@@ -169,21 +169,10 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         {
             throw stoppingError(request);
         }
-        final long level = settings.levelOf(request.priority());
-        pending.level = level;
-        if (settings.dynamic())
+        final InferenceException refused = admit(pending);
+        if (refused != null)
         {
-            pending.timeoutNs = settings.policyOf(level).timeoutNs(request.timeoutMicros());
-            if (!admission.tryAdmit(level))
-            {
-                throw new InferenceException(ErrorCode.UNAVAILABLE, "[request id: " + idOf(request)
-                    + "] Exceeds maximum queue size");
-            }
-        }
-        else
-        {
-            // Without a dynamic batcher only a sequence batcher uses the caller's timeout, for its backlogs.
-            pending.timeoutNs = policyKeepsTime ? TimeUnit.MICROSECONDS.toNanos(request.timeoutMicros()) : 0;
+            throw refused;
         }
         pending.acceptedNs = clock.nanoTime();
         final long sequence = ring.claim();
@@ -195,24 +184,134 @@ public final class ModelScheduler extends SchedulerFields.PadAfter
         // The claim above is a full fence: a stop that read the ring's tail before it is seen here.
         if (refusing)
         {
-            ring.publish(sequence, null);
-            admission.release(level);
-            if (!stopping)
-            {
-                // A retirement waits until every claimed slot is drained: the tombstone must be looked at.
-                requestSweep();
-            }
+            withdraw(sequence, pending);
+            afterWithdrawal();
             throw stoppingError(request);
         }
         ring.publish(sequence, pending);
+        signalArrival(pending.timeoutNs == 0 ? Long.MAX_VALUE : pending.acceptedNs + pending.timeoutNs);
+    }
+
+    /**
+     * Accepts many requests (any thread), as {@link #submit} does each, with one ring claim for all of them and one
+     * fence and at most one wake-up after publishing them. A request its level's queue limit refuses gets its
+     * refusal in {@code refusals} (the others go on); {@code pendings[i]} is accepted when {@code refusals[i]} is
+     * {@code null} after a normal return.
+     *
+     * @param pendings the requests' bookkeeping, filled in as for {@link #submit}
+     * @param count    how many of {@code pendings} to submit
+     * @param refusals receives, per position, the queue limit's refusal or {@code null}
+     * @throws InferenceException UNAVAILABLE when the model is stopping: then none is accepted
+     */
+    public void submitAll(final PendingRequest[] pendings, final int count, final InferenceException[] refusals)
+    {
+        if (refusing)
+        {
+            throw stoppingError(pendings[0].request);
+        }
+        int admitted = 0;
+        final long now = clock.nanoTime();
+        long earliestDeadline = Long.MAX_VALUE;
+        for (int i = 0; i < count; i++)
+        {
+            final PendingRequest pending = pendings[i];
+            refusals[i] = admit(pending);
+            if (refusals[i] == null)
+            {
+                pending.acceptedNs = now;
+                earliestDeadline = pending.timeoutNs == 0 ? earliestDeadline
+                    : Math.min(earliestDeadline, now + pending.timeoutNs);
+                admitted++;
+            }
+        }
+        if (admitted == 0)
+        {
+            return;
+        }
+        long sequence = ring.claim(admitted);
+        // The claim is a full fence: a stop that read the ring's tail before it is seen here, and then none of the
+        // claimed slots may carry a request (the holder of the role at the stop waits for their tombstones).
+        final boolean withdrawing = refusing;
+        for (int i = 0; i < count; i++)
+        {
+            if (refusals[i] != null)
+            {
+                continue;
+            }
+            while (!ring.isWritable(sequence))
+            {
+                helpDrain();
+            }
+            if (withdrawing)
+            {
+                withdraw(sequence, pendings[i]);
+            }
+            else
+            {
+                ring.publish(sequence, pendings[i]);
+            }
+            sequence++;
+        }
+        if (withdrawing)
+        {
+            afterWithdrawal();
+            throw stoppingError(pendings[0].request);
+        }
+        signalArrival(earliestDeadline);
+    }
+
+    /** Maps the request's priority to its level and applies the level's queue limit. @return the refusal or null */
+    private InferenceException admit(final PendingRequest pending)
+    {
+        final InferenceRequest request = pending.request;
+        final long level = settings.levelOf(request.priority());
+        pending.level = level;
+        if (settings.dynamic())
+        {
+            pending.timeoutNs = settings.policyOf(level).timeoutNs(request.timeoutMicros());
+            if (!admission.tryAdmit(level))
+            {
+                return new InferenceException(ErrorCode.UNAVAILABLE, "[request id: " + idOf(request)
+                    + "] Exceeds maximum queue size");
+            }
+        }
+        else
+        {
+            // Without a dynamic batcher only a sequence batcher uses the caller's timeout, for its backlogs.
+            pending.timeoutNs = policyKeepsTime ? TimeUnit.MICROSECONDS.toNanos(request.timeoutMicros()) : 0;
+        }
+        return null;
+    }
+
+    /** A claimed slot after the stop: a tombstone instead of the request, whose queue place is given back. */
+    private void withdraw(final long sequence, final PendingRequest pending)
+    {
+        ring.publish(sequence, null);
+        admission.release(pending.level);
+    }
+
+    private void afterWithdrawal()
+    {
+        if (!stopping)
+        {
+            // A retirement waits until every claimed slot is drained: the tombstone must be looked at.
+            requestSweep();
+        }
+    }
+
+    /**
+     * After publishing: one fence, then the watcher's bell, or a following instance's call, or — when nobody is idle
+     * and a REJECT timeout falls before the timekeeper's next sweep — the timekeeper.
+     */
+    private void signalArrival(final long earliestDeadline)
+    {
         VarHandle.fullFence();
         final Bell current = watcher;
         if (current != null)
         {
             current.ring();
         }
-        else if (!callFollower() && rejectTimeouts && pending.timeoutNs != 0
-            && pending.acceptedNs + pending.timeoutNs < timekeeperWakeNs)
+        else if (!callFollower() && rejectTimeouts && earliestDeadline < timekeeperWakeNs)
         {
             // Nobody idle: only the timekeeper can answer this request's REJECT timeout on time, and it does not know
             // of it yet (its next sweep comes later than this deadline).
