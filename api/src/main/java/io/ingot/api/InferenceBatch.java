@@ -12,8 +12,8 @@ import java.util.concurrent.locks.LockSupport;
  * requests at once — a stream processor, a batch job: the core validates them one by one but hands each run of
  * requests for one model version to its scheduler with one ring claim and one fence, and the batch is done (its
  * listener called once, its waiter woken once) when the last request has its response. Reusable: fill it, submit it,
- * take the responses, {@link #clear()} (or {@link #closeResponses()}) it, fill it again; it allocates nothing per
- * request in steady state.
+ * take the responses, then {@link #closeResponses()} (and submit the same requests again, refilled) or
+ * {@link #clear()} it (and fill it anew); it allocates nothing per request in steady state.
  *
  * <p>Every request gets exactly one response in {@link #response(int)}: its outputs, or an error — also a request
  * the core refused (an invalid one gets its error there, and the others their results; nothing is thrown for it).
@@ -31,7 +31,7 @@ import java.util.concurrent.locks.LockSupport;
  * {
  *     InferenceResponse response = batch.response(i);  // outputs, or an error
  * }
- * batch.closeResponses();
+ * batch.closeResponses();  // ready to go again with the same requests; clear() empties it
  * }</pre>
  *
  * <p>Threads: one owner fills, submits, awaits and clears it; while it is in flight (from the submission until
@@ -247,8 +247,9 @@ public final class InferenceBatch
     }
 
     /**
-     * Closes every response of a done batch and {@link #clear() clears} it (the owner); in the batch's listener it
-     * closes the responses only, and the owner clears the batch once it is done.
+     * Closes every response of a done batch and makes it ready to be submitted again with the same requests (the
+     * owner; {@link #clear()} empties it instead); in the batch's listener it closes the responses only, and the owner
+     * resubmits or clears the batch once it is done.
      */
     public void closeResponses()
     {
@@ -266,9 +267,10 @@ public final class InferenceBatch
                 response.close();
             }
         }
-        if (now != ANSWERED)
+        if (now == DONE)
         {
-            clear();
+            listener = null;
+            state = IDLE;
         }
     }
 

@@ -62,7 +62,8 @@ class BatchSubmissionTest
                     assertEquals(round * 100 + tag, echoed(batch.response(tag)), "request " + tag);
                 }
                 batch.closeResponses();
-                assertEquals(0, batch.size(), "closing the responses clears the batch for reuse");
+                assertEquals(40, batch.size(), "closing the responses keeps the requests for another submission");
+                batch.clear();
             }
             assertTrue(recording.recorder("echo").batchSizes().stream().anyMatch(size -> size > 1),
                 "requests submitted together are batched together: " + recording.recorder("echo").batchSizes());
@@ -168,12 +169,12 @@ class BatchSubmissionTest
         {
             final List<InferenceBatch> seen = new CopyOnWriteArrayList<>();
             final InferenceBatch batch = new InferenceBatch(4);
+            for (int tag = 0; tag < 4; tag++)
+            {
+                batch.add(tagged("echo", tag, 1));
+            }
             for (int round = 0; round < 3; round++)
             {
-                for (int tag = 0; tag < 4; tag++)
-                {
-                    batch.add(tagged("echo", tag, 1));
-                }
                 core.submit(batch, done ->
                 {
                     seen.add(done);
