@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>Triton's files are not in this repository: the test finds them through {@value #SOURCES_ENV} (default
  * {@code <project root>/../triton-sources}, with Triton's Python client library under {@code py/}) and is skipped,
- * saying why, where they or the client's Python packages are absent (CI). {@code onnx}'s {@code SequenceModelsTest}
+ * saying why, where they or the client's Python packages are absent. {@code onnx}'s {@code SequenceModelsTest}
  * and {@code SequenceTypesTest} assert the same behaviour on models of their own everywhere.
  */
 class TritonExampleRepositoryTest

@@ -37,9 +37,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * expects to fail must fail with Triton's message, and every played case Triton expects to load must load (Triton
  * also compares the completed configuration with its expected one; that is not compared here); the others are run
  * too and counted, and the report
- * ({@code target/triton-model-config-corpus.txt}) lists every case with its outcome. Skipped with the reason where
- * Triton's sources are absent (CI); {@code LoadOrderTest} and {@code ValidateOrderTest} assert the order and the
- * messages there with configurations of the project's own.
+ * ({@code target/triton-model-config-corpus.txt}) lists every case with its outcome. The corpus comes unchanged
+ * from the project's {@code third_party/triton} (or {@code INGOT_TRITON_SOURCES}); {@code LoadOrderTest} and
+ * {@code ValidateOrderTest} assert the order and the messages with configurations of the project's own.
  */
 class TritonModelConfigCorpusTest
 {

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code torch} imports, else the add_sub model under that name, as the example allows), bls_decoupled (sync and
  * async), decoupled (repeat and square, over gRPC streams) and custom_metrics (its family on /metrics). The repository
  * is the one their READMEs build, in a temporary folder; the clients talk to Triton's default ports, in a private
- * network namespace. Skipped with the reason where Triton's sources or the clients' Python modules are absent (CI).
+ * network namespace. Skipped with the reason where Triton's sources or the clients' Python modules are absent.
  * {@code python/}'s own tests assert the same behaviours with models of their own.
  */
 class TritonPythonExamplesTest

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * does not have; a stand-in module lets the file import) and the CUDA ones ({@code test_growth_error},
  * {@code test_gpu_tensor_error}, {@code test_dlpack_tensor_error}); {@code TEST_JETSON=1}, the test's own switch,
  * turns off its shared-memory leak probe, which needs Triton's compiled {@code triton_shm_monitor}. Skipped with the
- * reason where Triton's sources or the client's Python modules are absent (CI). Beside them,
+ * reason where Triton's sources or the client's Python modules are absent. Beside them,
  * {@code qa/L0_backend_python/custom_metrics}: Triton's unit tests of custom metrics, which its model runs.
  */
 class TritonPythonQaTest

@@ -16,11 +16,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What the tests that run Triton's own files unchanged share: the folder of Triton's public repositories (environment
- * variable {@code INGOT_TRITON_SOURCES}, default {@code <project root>/../triton-sources}; the test is skipped with
- * the reason printed where it is absent, as on CI, which has no GitHub access), the check that Triton's pure-Python
- * client ({@code <sources>/py}) runs with {@code /usr/bin/python3}, and a run of {@code ingot serve} with clients on
- * Triton's default ports, which its example clients name, in a private network namespace
- * ({@code serve-and-run-clients.sh} under {@code unshare -rn}).
+ * variable {@code INGOT_TRITON_SOURCES}, else {@code <project root>/../triton-sources}, else the unchanged subset in
+ * {@code <project root>/third_party/triton}, as {@code io.ingot.testing.TritonSources} finds it), the check that
+ * Triton's pure-Python client ({@code <sources>/py}) runs with {@code /usr/bin/python3}, and a run of
+ * {@code ingot serve} with clients on Triton's default ports, which its example clients name, in a private network
+ * namespace ({@code serve-and-run-clients.sh} under {@code unshare -rn}).
  */
 final class TritonSources
 {

@@ -1,6 +1,7 @@
 package io.ingot.pytorch;
 
 import io.ingot.testing.ChildProcess;
+import io.ingot.testing.TritonSources;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,17 +27,12 @@ class TritonImplicitStateTest
     @TempDir
     Path repository;
 
-    static Path tritonSources()
-    {
-        final String configured = System.getenv("INGOT_TRITON_SOURCES");
-        return configured != null && !configured.isBlank() ? Path.of(configured)
-            : Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent().resolveSibling("triton-sources");
-    }
 
     @Test
     void tritonsImplicitStateModelCarriesEachSequencesStateAndResetsItPerSequence() throws Exception
     {
-        final Path model = tritonSources().resolve("server/qa/L0_request_cancellation/implicit_state_model");
+        final Path model = TritonSources.require("server/qa/L0_request_cancellation/implicit_state_model",
+            "Triton's implicit_state_model");
         Assumptions.assumeTrue(Files.isRegularFile(model.resolve("model.pt")), "Triton's implicit_state_model is not"
             + " at " + model + " (set INGOT_TRITON_SOURCES to the folder holding Triton's server repository)");
         // As Triton's L0_request_cancellation/test.sh lays it out: models/sequence_state/{config.pbtxt,1/model.pt}.

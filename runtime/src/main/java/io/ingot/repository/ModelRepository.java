@@ -237,6 +237,7 @@ public final class ModelRepository
         }
         final List<ModelVersion> versions = versionDirectories.select(config, warnings::add);
         config = LoadOrder.completed(config, directory, versions, completer, context);
+        MetricControls.warn(config, warnings::add);
         return new PreparedModel(name, directory, config, versions);
     }
 

@@ -99,6 +99,24 @@ class ModelRepositoryTest
     }
 
     @Test
+    void aMetricControlForAFamilyTritonCannotCustomizeLoadsWithTritonsWarning() throws Exception
+    {
+        final String control = "model_metrics { metric_control: [ { metric_identifier: { family: \"%s\" }"
+            + " histogram_options: { buckets: [ 1, 2, 4, 8 ] } } ] }\n";
+        model("m", ONNX_CONFIG + control.formatted("nv_inference_request_success"), "1");
+        model("h", ONNX_CONFIG + control.formatted(
+            "nv_inference_first_response_histogram_ms"), "1");
+
+        final ScanResult result = scan();
+
+        assertEquals(List.of(), List.copyOf(result.failures().keySet()));
+        assertTrue(result.warnings().contains("Metric family 'nv_inference_request_success' in 'metric_identifier' is"
+            + " not a customizable metric in Triton core."), result.warnings().toString());
+        assertTrue(result.warnings().contains("model 'h': metric family 'nv_inference_first_response_histogram_ms' is"
+            + " not exported by Ingot; its histogram_options have no effect"), result.warnings().toString());
+    }
+
+    @Test
     void latestPolicySelectsTheNumericallyHighest() throws Exception
     {
         model("one", ONNX_CONFIG, "1", "9", "10");

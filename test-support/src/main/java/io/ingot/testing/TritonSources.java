@@ -8,11 +8,13 @@ import java.util.Optional;
 
 /**
  * Triton's public repositories, extracted beside the project, for the tests that run Triton's own artifacts
- * unchanged (its QA corpora, its Python client library). They are never part of the project: a test finds them
- * through the environment variable {@value #VARIABLE}, else at {@code <project root>/../triton-sources}, and is
- * skipped with a printed reason where they are absent (as on CI, which reaches no GitHub). The layout is the
- * extraction's: {@code server/}, {@code core/}, {@code client/}, ... and {@code py/}, Triton's pure-Python
- * {@code tritonclient} package. Stateless; thread-safe.
+ * unchanged (its QA corpora, its Python client library). A test finds them through the environment variable
+ * {@value #VARIABLE}, else at {@code <project root>/../triton-sources} (a developer's full extraction), else at
+ * {@code <project root>/third_party/triton}: the unchanged subset the project carries so that CI, which reaches no
+ * GitHub, runs those tests too (its README names each file's repository and commit). A test whose files are in none
+ * of them is skipped with a printed reason. The layout is the extraction's: {@code server/}, {@code client/},
+ * {@code python_backend/}, ... and {@code py/}, Triton's pure-Python {@code tritonclient} package. Stateless;
+ * thread-safe.
  */
 public final class TritonSources
 {
@@ -30,11 +32,19 @@ public final class TritonSources
         return Files.isDirectory(folder) ? Optional.of(folder.toAbsolutePath().normalize()) : Optional.empty();
     }
 
-    /** @return where the folder is looked for: {@value #VARIABLE}, else beside the project's root */
+    /**
+     * @return where the folder is looked for: {@value #VARIABLE} when set; else the full extraction beside the
+     * project's root when it exists; else the project's own {@code third_party/triton}
+     */
     private static Path expected()
     {
         final String named = System.getenv(VARIABLE);
-        return named != null && !named.isBlank() ? Path.of(named) : projectRoot().resolveSibling("triton-sources");
+        if (named != null && !named.isBlank())
+        {
+            return Path.of(named);
+        }
+        final Path beside = projectRoot().resolveSibling("triton-sources");
+        return Files.isDirectory(beside) ? beside : projectRoot().resolve("third_party").resolve("triton");
     }
 
     /**
@@ -46,7 +56,8 @@ public final class TritonSources
     {
         final Optional<Path> folder = find();
         Assumptions.assumeTrue(folder.isPresent(), () -> "Triton's sources are not at " + expected() + " (" + VARIABLE
-            + " names them, else <project root>/../triton-sources): " + purpose + " is skipped");
+            + " names them, else <project root>/../triton-sources, else <project root>/third_party/triton): " + purpose
+            + " is skipped");
         final Path path = folder.orElseThrow().resolve(relative);
         Assumptions.assumeTrue(Files.exists(path), () -> path + " is missing: " + purpose + " is skipped");
         return path;

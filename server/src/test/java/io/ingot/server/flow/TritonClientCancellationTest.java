@@ -4,6 +4,7 @@ import io.ingot.api.CoreOptions;
 import io.ingot.server.testing.ServingFixture;
 import io.ingot.testing.ChildProcess;
 import io.ingot.testing.TestModels;
+import io.ingot.testing.TritonSources;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -25,14 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class TritonClientCancellationTest
 {
-    private static final Path PROJECT = Path.of(System.getProperty("basedir", System.getProperty("user.dir")))
-        .toAbsolutePath().getParent();
-
     private static Path tritonClientLibrary()
     {
-        final String configured = System.getenv("INGOT_TRITON_SOURCES");
-        final Path sources = configured != null ? Path.of(configured) : PROJECT.resolveSibling("triton-sources");
-        return sources.resolve("py");
+        return TritonSources.find().orElse(TritonSources.projectRoot().resolveSibling("triton-sources")).resolve("py");
     }
 
     @Test
