@@ -112,6 +112,38 @@ public interface InferenceCore extends AutoCloseable
      */
     CompletableFuture<InferenceResponse> submit(InferenceRequest request);
 
+    /**
+     * Submits many requests at once (see {@link InferenceBatch}): each is validated as by
+     * {@link #submit(InferenceRequest, ResponseListener)}, but one that is refused gets its error as its response
+     * instead of an exception, and each run of requests for one model version is handed to its scheduler with one
+     * ring claim and one fence. The listener is called once, when every request has its response (see
+     * {@link BatchListener} for the thread). This default submits the requests one by one; the runtime's core
+     * overrides it.
+     *
+     * @param batch    the requests, in flight until the batch is done
+     * @param listener receives the done batch ({@link BatchListener#NONE} to {@link InferenceBatch#await()} it)
+     * @throws InferenceException       INVALID_ARG for an empty batch (nothing is in flight)
+     * @throws IllegalStateException    when the batch is in flight, or done and not cleared
+     * @throws IllegalArgumentException when {@code listener} is {@code null}
+     */
+    default void submit(final InferenceBatch batch, final BatchListener listener)
+    {
+        batch.submitThrough(listener, (requests, from, to) ->
+        {
+            for (int i = from; i < to; i++)
+            {
+                try
+                {
+                    submit(requests.request(i), requests.listener(i));
+                }
+                catch (final RuntimeException refused)
+                {
+                    requests.refuse(i, refused);
+                }
+            }
+        });
+    }
+
     /** @return server name, version and extensions. */
     ServerMetadata serverMetadata();
 

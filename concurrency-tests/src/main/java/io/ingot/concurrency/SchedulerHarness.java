@@ -9,6 +9,7 @@ import io.ingot.dispatch.Timekeeper;
 import io.ingot.scheduler.BatchPolicy;
 import io.ingot.scheduler.DefaultSchedulingPolicy;
 import io.ingot.scheduler.DynamicBatchPolicy;
+import io.ingot.scheduler.EndedRequests;
 import io.ingot.scheduler.LevelAdmission;
 import io.ingot.time.NanoClock;
 import io.ingot.scheduler.PendingRequest;
@@ -88,6 +89,19 @@ final class SchedulerHarness
         seat.following(true);
         seat.bell().arm();
         return seat.isCalled() || scheduler.isStopping() ? 1 : 2;
+    }
+
+    /**
+     * The model stops and the stopping thread ends its queue, as a stop does.
+     *
+     * @return how many requests it ended
+     */
+    int stopAndEndQueue()
+    {
+        scheduler.stop();
+        final EndedRequests ended = new EndedRequests();
+        scheduler.endQueueAtStop(ended);
+        return ended.count();
     }
 
     /** @return a request's bookkeeping as the runtime fills it before submitting */

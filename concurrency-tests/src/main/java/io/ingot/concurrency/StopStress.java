@@ -1,7 +1,6 @@
 package io.ingot.concurrency;
 
 import io.ingot.api.InferenceException;
-import io.ingot.scheduler.EndedRequests;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
@@ -53,9 +52,6 @@ public class StopStress
     @Actor
     public void stopper(final II_Result result)
     {
-        harness.scheduler.stop();
-        final EndedRequests ended = new EndedRequests();
-        harness.scheduler.endQueueAtStop(ended);
-        result.r2 = ended.count();
+        result.r2 = harness.stopAndEndQueue();
     }
 }

@@ -15,8 +15,8 @@ import static io.ingot.ipc.IpcLimits.MAX_REQUEST_FRAME_LENGTH;
  * Validates an INFER frame read from a client's request ring and exposes its fields (docs/ipc.md, "Validation").
  * Every field is checked before it is used: lengths and counts against the limits, each tensor entry against the
  * frame's end, datatypes, shapes against lengths (without overflow), BYTES encodings, and every tensor against the
- * client's own slab. One decoder per reading thread; it allocates nothing for a valid frame, and its results are
- * valid until the next {@link #decode}.
+ * client's own slab (in its input area, never in the output area the server writes). One decoder per reading thread;
+ * it allocates nothing for a valid frame, and its results are valid until the next {@link #decode}.
  */
 public final class InferFrameDecoder
 {
@@ -73,13 +73,15 @@ public final class InferFrameDecoder
      * @param offset    the frame body's offset
      * @param length    the frame body's length
      * @param region    the whole region mapping, where the tensors are
-     * @param slabStart file offset of the client's slab
-     * @param slabEnd   file offset just after the client's slab
+     * @param slabStart       file offset of the client's slab (the start of its input area)
+     * @param outputAreaStart file offset of the client's output area, where the server allocates outputs: an input
+     *                        must end at or before it, or the server's outputs could overwrite it before it is read
+     * @param slabEnd         file offset just after the client's slab
      * @return {@link IpcStatus#OK}, {@link IpcStatus#INVALID_ARG} (see {@link #error()}; {@link #correlationId()}
      *     is valid), or {@link #DROPPED}
      */
     public int decode(final MemorySegment buffer, final long offset, final int length, final MemorySegment region,
-        final long slabStart, final long slabEnd)
+        final long slabStart, final long outputAreaStart, final long slabEnd)
     {
         this.buffer = buffer;
         error = null;
@@ -182,7 +184,7 @@ public final class InferFrameDecoder
             inputNameOffsets[i] = entry.nameOffset();
             inputNameLengths[i] = nameLength;
             inputCount = i + 1;
-            final String status = checkTensor(i, rank, region, slabStart, slabEnd);
+            final String status = checkTensor(i, rank, region, slabStart, outputAreaStart, slabEnd);
             if (status != null)
             {
                 return invalid(status);
@@ -259,7 +261,7 @@ public final class InferFrameDecoder
     }
 
     private String checkTensor(final int i, final int rank, final MemorySegment region, final long slabStart,
-        final long slabEnd)
+        final long outputAreaStart, final long slabEnd)
     {
         final int code = entry.dataType();
         final IpcDataType type = IpcDataType.fromCode(code);
@@ -299,6 +301,15 @@ public final class InferFrameDecoder
         {
             return "input '" + inputName(i) + "': bytes [" + tensorOffset + ", " + tensorOffset + " + "
                 + tensorLength + ") lie outside this client's slab [" + slabStart + ", " + slabEnd + ")";
+        }
+        if (tensorLength > 0 && tensorLength > outputAreaStart - tensorOffset)
+        {
+            // The server allocates the outputs of this client's requests there: they could overwrite the input
+            // before the model reads it, and the client would get a wrong answer with status OK.
+            return "input '" + inputName(i) + "': bytes [" + tensorOffset + ", " + tensorOffset + " + "
+                + tensorLength + ") reach into this client's output area [" + outputAreaStart + ", " + slabEnd
+                + "), where the server writes outputs; place inputs in the input area [" + slabStart + ", "
+                + outputAreaStart + ")";
         }
         if (overflow)
         {

@@ -16,14 +16,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Jazzer on the IPC server's INFER frame decoder, which reads frames that a client process wrote into shared memory:
  * a frame is either refused (INVALID_ARG with a reason, or dropped) or every offset, length and name it reports lies
- * inside the frame and the client's slab. Anything else that escapes (an exception, a bound outside) is a finding.
- * Half the inputs start from a valid frame that the fuzzer then mutates, so that coverage goes past the header
- * checks within the CI budget ({@code -Dingot.fuzz.duration}, see RELIABILITY.md).
+ * inside the frame and the client's slab, every input in its input area. Anything else that escapes (an exception, a
+ * bound outside) is a finding. Half the inputs start from a valid frame that the fuzzer then mutates, so that coverage
+ * goes past the header checks within the CI budget ({@code -Dingot.fuzz.duration}, see RELIABILITY.md).
  */
 class InferFrameDecoderFuzzer
 {
     private static final long SLAB_START = 64 * 1024;
     private static final long SLAB_END = SLAB_START + 256 * 1024;
+    private static final long OUTPUT_AREA_START = SLAB_START + 128 * 1024;
     private static final Arena ARENA = Arena.ofShared();
     private static final MemorySegment REGION = ARENA.allocate(1 << 20, 64);
     private static final MemorySegment FRAME = ARENA.allocate(IpcLimits.MAX_REQUEST_FRAME_LENGTH + 4096, 64);
@@ -60,7 +61,7 @@ class InferFrameDecoderFuzzer
             MemorySegment.copy(MemorySegment.ofArray(raw), 0, FRAME, 0, raw.length);
             length = raw.length;
         }
-        final int status = DECODER.decode(FRAME, 0, length, REGION, SLAB_START, SLAB_END);
+        final int status = DECODER.decode(FRAME, 0, length, REGION, SLAB_START, OUTPUT_AREA_START, SLAB_END);
         REPORT.tried(status != IpcStatus.OK);
         if (status == IpcStatus.OK)
         {
@@ -71,6 +72,8 @@ class InferFrameDecoderFuzzer
                 final long end = start + DECODER.inputLength(i);
                 assertTrue(start >= SLAB_START && end <= SLAB_END && start <= end, "input " + i + " [" + start
                     + ", " + end + ") is outside the slab");
+                assertTrue(start == end || end <= OUTPUT_AREA_START, "input " + i + " [" + start + ", " + end
+                    + ") reaches into the output area, where the server's outputs can overwrite it");
                 assertTrue(DECODER.inputNameOffset(i) + DECODER.inputNameLength(i) <= length, "input name outside");
                 DECODER.inputShape(i);
             }

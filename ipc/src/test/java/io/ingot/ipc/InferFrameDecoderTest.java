@@ -17,6 +17,7 @@ class InferFrameDecoderTest
 {
     private static final long SLAB_START = 64 * 1024;
     private static final long SLAB_END = SLAB_START + 256 * 1024;
+    private static final long OUTPUT_AREA_START = SLAB_START + 128 * 1024;
 
     private final Arena arena = Arena.ofConfined();
     private final MemorySegment region = arena.allocate(1 << 20, 64);
@@ -39,7 +40,7 @@ class InferFrameDecoderTest
 
     private int decode(final int length)
     {
-        return decoder.decode(frame, 0, length, region, SLAB_START, SLAB_END);
+        return decoder.decode(frame, 0, length, region, SLAB_START, OUTPUT_AREA_START, SLAB_END);
     }
 
     @Test
@@ -124,6 +125,28 @@ class InferFrameDecoderTest
         final int length = TestFrames.writeInfer(frame, 0, 42, "m", "", List.of(new Input("X", IpcDataType.UINT8,
             new long[] {16}, SLAB_END - 8, 16)), List.of());
         assertInvalid(length, "lie outside this client's slab [" + SLAB_START + ", " + SLAB_END + ")");
+    }
+
+    @Test
+    void inputsInTheOutputAreaAreRefusedNamingTheTensorAndTheArea()
+    {
+        final String expected = "input 'X': bytes [" + (OUTPUT_AREA_START - 8) + ", " + (OUTPUT_AREA_START - 8)
+            + " + 16) reach into this client's output area [" + OUTPUT_AREA_START + ", " + SLAB_END + "), where the "
+            + "server writes outputs; place inputs in the input area [" + SLAB_START + ", " + OUTPUT_AREA_START + ")";
+        final int straddling = TestFrames.writeInfer(frame, 0, 42, "m", "", List.of(new Input("X", IpcDataType.UINT8,
+            new long[] {16}, OUTPUT_AREA_START - 8, 16)), List.of());
+        assertInvalid(straddling, expected);
+        final int inside = TestFrames.writeInfer(frame, 0, 42, "m", "", List.of(new Input("INPUT0",
+            IpcDataType.UINT8, new long[] {16}, SLAB_START, 16), new Input("INPUT1", IpcDataType.FP32,
+            new long[] {4}, OUTPUT_AREA_START + 64, 16)), List.of());
+        assertInvalid(inside, "input 'INPUT1': bytes [" + (OUTPUT_AREA_START + 64) + ", ");
+        assertInvalid(inside, "reach into this client's output area");
+        final int lastInputBytes = TestFrames.writeInfer(frame, 0, 42, "m", "", List.of(new Input("X",
+            IpcDataType.UINT8, new long[] {16}, OUTPUT_AREA_START - 16, 16)), List.of());
+        assertEquals(IpcStatus.OK, decode(lastInputBytes), "the input area's last bytes are the client's");
+        final int empty = TestFrames.writeInfer(frame, 0, 42, "m", "", List.of(new Input("X", IpcDataType.UINT8,
+            new long[] {0}, OUTPUT_AREA_START + 64, 0)), List.of());
+        assertEquals(IpcStatus.OK, decode(empty), "an empty tensor reads no byte, wherever it points");
     }
 
     @Test
@@ -217,7 +240,7 @@ class InferFrameDecoderTest
     /** Decodes and, for an accepted frame, checks every promise the decoder makes. */
     private boolean decodeAndCheck(final int length)
     {
-        final int status = decoder.decode(frame, 0, length, region, SLAB_START, SLAB_END);
+        final int status = decoder.decode(frame, 0, length, region, SLAB_START, OUTPUT_AREA_START, SLAB_END);
         if (status != IpcStatus.OK)
         {
             assertTrue(status == IpcStatus.INVALID_ARG || status == InferFrameDecoder.DROPPED);
@@ -231,6 +254,7 @@ class InferFrameDecoderTest
             final long offset = decoder.inputOffset(i);
             final long bytes = decoder.inputLength(i);
             assertTrue(offset >= SLAB_START && bytes >= 0 && offset + bytes <= SLAB_END, "input inside the slab");
+            assertTrue(bytes == 0 || offset + bytes <= OUTPUT_AREA_START, "input inside the input area");
             assertTrue(decoder.inputRank(i) <= IpcLimits.MAX_RANK);
             assertTrue(decoder.inputNameOffset(i) + decoder.inputNameLength(i) <= length);
             final IpcDataType type = decoder.inputDataType(i);

@@ -22,6 +22,7 @@ class InferFrameSequenceTest
 {
     private static final long SLAB_START = 4096;
     private static final long SLAB_END = SLAB_START + 4096;
+    private static final long OUTPUT_AREA_START = SLAB_END - 1024;
 
     private final Arena arena = Arena.ofConfined();
     private final MemorySegment region = arena.allocate(1 << 14, 64);
@@ -59,7 +60,7 @@ class InferFrameSequenceTest
 
     private int decode(final int length)
     {
-        return decoder.decode(frame, 0, length, region, SLAB_START, SLAB_END);
+        return decoder.decode(frame, 0, length, region, SLAB_START, OUTPUT_AREA_START, SLAB_END);
     }
 
     @Test

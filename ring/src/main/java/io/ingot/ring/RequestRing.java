@@ -75,6 +75,20 @@ public final class RequestRing<E> extends RequestRingFields.PadAfterHead
     }
 
     /**
+     * Claims the next {@code count} sequences at once (any thread): one fetch-and-add, a full fence, that never fails
+     * — a batch of requests pays for one claim. Each slot must then be {@link #publish published} in turn as for
+     * {@link #claim()}; more than the ring's capacity may be claimed, in which case the later slots become writable as
+     * the consumer drains the earlier ones.
+     *
+     * @param count how many, at least 1
+     * @return the first claimed sequence; the others follow it
+     */
+    public long claim(final int count)
+    {
+        return (long)TAIL.getAndAdd(this, (long)count);
+    }
+
+    /**
      * Claims the next sequence unless the ring looks full: a look at the tail and the cached head first, then
      * {@link #claim()}. Another producer may fill the ring between the look and the claim, so the sequence returned
      * is not always {@link #isWritable writable} at once.

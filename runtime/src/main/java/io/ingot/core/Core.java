@@ -8,6 +8,8 @@ import io.ingot.repository.BackendAutoCompleter;
 import io.ingot.tensor.DataType;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.IdleMode;
+import io.ingot.api.BatchListener;
+import io.ingot.api.InferenceBatch;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceRequest;
@@ -44,9 +46,11 @@ import io.ingot.instance.ResponsePool;
 import java.lang.System.Logger;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntConsumer;
 
 /**
  * The implementation of {@link InferenceCore}: the model table (each name's {@link ModelSlot}, each version with its
@@ -179,6 +183,59 @@ public final class Core implements InferenceCore
     public void submit(final InferenceRequest request, final ResponseStreamListener listener)
     {
         route(request, null, listener);
+    }
+
+    /**
+     * Hands each run of consecutive requests for one model version to that version at once (one ring claim and one
+     * fence for the run); a request that names no served model, or that a retiring version sent back, goes the single
+     * request's way and, refused, gets its error through the batch.
+     */
+    @Override
+    public void submit(final InferenceBatch batch, final BatchListener listener)
+    {
+        batch.submitThrough(listener, (requests, from, to) ->
+        {
+            final IntConsumer resend = i -> submitOne(requests, i);
+            int i = from;
+            while (i < to)
+            {
+                final InferenceRequest first = requests.request(i);
+                final ServedVersion served;
+                try
+                {
+                    served = accepting(first, listener);
+                }
+                catch (final RuntimeException refused)
+                {
+                    requests.refuse(i++, refused);
+                    continue;
+                }
+                int end = i + 1;
+                while (end < to && sameVersion(first, requests.request(end)))
+                {
+                    end++;
+                }
+                served.submitAll(requests, i, end, resend);
+                i = end;
+            }
+        });
+    }
+
+    private void submitOne(final InferenceBatch batch, final int index)
+    {
+        try
+        {
+            route(batch.request(index), batch.listener(index), null);
+        }
+        catch (final RuntimeException refused)
+        {
+            batch.refuse(index, refused);
+        }
+    }
+
+    private static boolean sameVersion(final InferenceRequest a, final InferenceRequest b)
+    {
+        return a.modelVersion() == b.modelVersion() && Objects.equals(a.modelName(), b.modelName());
     }
 
     /** Hands a request to the version it names, or to the one that replaced it if a reload raced the hand-over. */

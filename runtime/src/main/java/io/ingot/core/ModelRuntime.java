@@ -4,6 +4,7 @@ import io.ingot.api.DecoupledModelException;
 import io.ingot.api.ErrorCode;
 import io.ingot.api.FailureReason;
 import io.ingot.api.IdleMode;
+import io.ingot.api.InferenceBatch;
 import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;
@@ -39,6 +40,7 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.IntConsumer;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -177,6 +179,95 @@ final class ModelRuntime implements ServedVersion
     private void accept(final InferenceRequest request, final ResponseListener listener,
         final ResponseStreamListener stream)
     {
+        final PendingRequest pending = prepare(request, listener, stream);
+        if (pending == null)
+        {
+            return;
+        }
+        try
+        {
+            scheduler.submit(pending);
+        }
+        catch (final RuntimeException ex)
+        {
+            withdraw(pending);
+            throw ex;
+        }
+    }
+
+    /**
+     * Accepts the requests {@code [from, to)} of a batch, all for this version: validates each (a refused one gets its
+     * error through the batch), then hands the valid ones to the scheduler with one ring claim and one fence.
+     *
+     * When the scheduler refuses them all (a stopping or retiring version), none is accepted and each valid one goes
+     * to {@code resend}. One array of bookkeeping per call, none per request.
+     */
+    @Override
+    public void submitAll(final InferenceBatch batch, final int from, final int to, final IntConsumer resend)
+    {
+        final int size = to - from;
+        final PendingRequest[] pendings = new PendingRequest[size];
+        final InferenceException[] refusals = new InferenceException[size];
+        final int[] handed = new int[size];
+        int count = 0;
+        for (int i = from; i < to; i++)
+        {
+            try
+            {
+                if (decoupled)
+                {
+                    throw new DecoupledModelException(name);
+                }
+                final PendingRequest pending = prepare(batch.request(i), batch.listener(i), null);
+                if (pending != null)
+                {
+                    pendings[count] = pending;
+                    handed[count++] = i;
+                }
+            }
+            catch (final RuntimeException refused)
+            {
+                batch.refuse(i, refused);
+            }
+        }
+        if (count == 0)
+        {
+            return;
+        }
+        try
+        {
+            scheduler.submitAll(pendings, count, refusals);
+        }
+        catch (final RuntimeException ex)
+        {
+            for (int k = 0; k < count; k++)
+            {
+                withdraw(pendings[k]);
+            }
+            for (int k = 0; k < count; k++)
+            {
+                resend.accept(handed[k]);
+            }
+            return;
+        }
+        for (int k = 0; k < count; k++)
+        {
+            if (refusals[k] != null)
+            {
+                withdraw(pendings[k]);
+                batch.refuse(handed[k], refusals[k]);
+            }
+        }
+    }
+
+    /**
+     * Validates a request and makes it in flight, ready for the scheduler.
+     *
+     * @return its bookkeeping, or {@code null} when the response cache answered it already
+     */
+    private PendingRequest prepare(final InferenceRequest request, final ResponseListener listener,
+        final ResponseStreamListener stream)
+    {
         final PendingRequest pending = RequestValidator.bookkeepingOf(request);
         final RequestTrace trace = request.trace();
         if (trace != null)
@@ -194,7 +285,7 @@ final class ModelRuntime implements ServedVersion
         if (cached != null)
         {
             answerFromCache(request, listener, stream, pending, cached);
-            return;
+            return null;
         }
         if (!RequestLifecycle.begin(request, cancelHook))
         {
@@ -204,25 +295,24 @@ final class ModelRuntime implements ServedVersion
         pending.request = request;
         pending.listener = listener;
         pending.stream = stream;
-        try
+        if (trace != null)
         {
-            if (trace != null)
-            {
-                trace.queued(clock.nanoTime());
-            }
-            scheduler.submit(pending);
+            trace.queued(clock.nanoTime());
         }
-        catch (final RuntimeException ex)
+        return pending;
+    }
+
+    /** Takes back a prepared request the scheduler refused: it is no longer in flight. */
+    private void withdraw(final PendingRequest pending)
+    {
+        if (!scheduler.isRefusing() || scheduler.isStopping())
         {
-            if (!scheduler.isRefusing() || scheduler.isStopping())
-            {
-                // Not counted when retiring: the core sends the request on to the version that replaced this one.
-                stats.shared().requestFailed(0, FailureReason.REJECTED);
-            }
-            pending.clear();
-            RequestLifecycle.end(request);
-            throw ex;
+            // Not counted when retiring: the core sends the request on to the version that replaced this one.
+            stats.shared().requestFailed(0, FailureReason.REJECTED);
         }
+        final InferenceRequest request = pending.request;
+        pending.clear();
+        RequestLifecycle.end(request);
     }
 
     @Override

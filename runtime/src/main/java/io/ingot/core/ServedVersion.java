@@ -1,5 +1,7 @@
 package io.ingot.core;
 
+import io.ingot.api.InferenceBatch;
+import io.ingot.api.InferenceException;
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.ModelStatistics;
 import io.ingot.api.ResponseListener;
@@ -7,6 +9,7 @@ import io.ingot.api.ResponseStreamListener;
 import io.ingot.config.proto.ModelConfig;
 
 import java.util.List;
+import java.util.function.IntConsumer;
 
 /**
  * One loaded model version as the core's model table holds it: a model served by a backend ({@link ModelRuntime})
@@ -34,6 +37,43 @@ interface ServedVersion
     default void submit(final InferenceRequest request, final ResponseStreamListener listener)
     {
         submit(request, response -> listener.onResponse(response, true));
+    }
+
+    /**
+     * Accepts the requests {@code [from, to)} of a batch, all for this version: each accepted one answers through its
+     * {@link InferenceBatch#listener}, each refused one gets its error through {@link InferenceBatch#refuse}, except
+     * that a request refused because the version stopped or retired goes to {@code resend} (the core sends it on to
+     * the version that replaced this one). This default submits them one by one.
+     *
+     * @param batch  the batch
+     * @param from   its first request for this version
+     * @param to     one past the last
+     * @param resend receives the position of each request to send on
+     */
+    default void submitAll(final InferenceBatch batch, final int from, final int to, final IntConsumer resend)
+    {
+        for (int i = from; i < to; i++)
+        {
+            try
+            {
+                submit(batch.request(i), batch.listener(i));
+            }
+            catch (final InferenceException refused)
+            {
+                if (isReady())
+                {
+                    batch.refuse(i, refused);
+                }
+                else
+                {
+                    resend.accept(i);
+                }
+            }
+            catch (final RuntimeException refused)
+            {
+                batch.refuse(i, refused);
+            }
+        }
     }
 
     /** @return the version's final configuration */

@@ -1,11 +1,8 @@
 package io.ingot.dispatch;
 
 import io.ingot.agent.Bell;
-import io.ingot.api.ErrorCode;
 import io.ingot.api.InferenceException;
-import io.ingot.api.InferenceRequest;
 import io.ingot.ring.RequestRing;
-import io.ingot.scheduler.RefusalMessages;
 import io.ingot.scheduler.BatchPolicy;
 import io.ingot.scheduler.EndedRequests;
 import io.ingot.scheduler.FormedBatch;
@@ -16,7 +13,6 @@ import io.ingot.scheduler.SchedulerSettings;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -34,7 +30,9 @@ import java.util.function.Consumer;
  * drains them — except what must be answered on time: a cancellation, or a queue timeout under a REJECT policy, is
  * handled by the core's {@link Timekeeper}, which takes the role for a sweep when it is free.
  *
- * <p>How producers wake the role's holders, and what a submission costs, is in the package's documentation.
+ * <p><b>Producers.</b> {@link #submit} and {@link #submitAll} are the producer side, {@link RequestIntake}'s job: the
+ * level's queue limit, the ring claim (one for a whole batch), the publication or the tombstone, the wake-up. How
+ * producers wake the role's holders, and what a submission costs, is in the package's documentation.
  *
  * <p><b>Stopping.</b> {@link #stop()} refuses new requests; a producer that claimed a slot after the stop publishes a
  * tombstone and is refused, so every request is either refused synchronously or answered exactly once: the holder
@@ -47,12 +45,13 @@ import java.util.function.Consumer;
  * holder that waits, or {@code null}), {@code refusing} (set by a stop or a retirement), {@code stopping},
  * {@code sweepRequested} (a cancellation or an early deadline for the watcher, a follower or the timekeeper) and
  * {@code timekeeperWakeNs} (when the timekeeper next sweeps this model); written by the role holder after every drain
- * and dispatch — {@code queued} (the policy's queue length, a release store). The role ({@code role}) and the seats
- * (set once, before any request) are declared below with the final fields; whether a retiring queue has run out is
- * {@link QueueRunOut}'s.
+ * and dispatch — {@code queued} (the policy's queue length, a release store). {@link RequestIntake} reads and writes
+ * the first group through its scheduler: the fields stay here, with the role that owns them. The role ({@code role})
+ * and the seats (set once, before any request) are declared below with the final fields; whether a retiring queue has
+ * run out is {@link QueueRunOut}'s.
  *
- * <p>Thread-safe: {@link #submit} and {@link #requestSweep} from any thread; the role operations from instances and
- * the timekeeper.
+ * <p>Thread-safe: {@link #submit}, {@link #submitAll} and {@link #requestSweep} from any thread; the role operations
+ * from instances and the timekeeper.
  */
 public final class ModelScheduler extends ModelSchedulerFields.PadAfter
 {
@@ -81,18 +80,16 @@ public final class ModelScheduler extends ModelSchedulerFields.PadAfter
     }
 
     private final String modelName;
-    private final SchedulerSettings settings;
     private final BatchPolicy policy;
-    private final LevelAdmission admission;
     private final RequestRing<PendingRequest> ring;
     private final NanoClock clock;
     private final Timekeeper timekeeper;
     private final boolean rejectTimeouts;
-    /** The policy keeps deadlines of its own (a sequence batcher): asked once, not per request. */
-    private final boolean policyKeepsTime;
     /** The policy learns from executed batches ({@link BatchPolicy#learnsExecution()}): asked once. */
     private final boolean policyLearns;
     private final Consumer<PendingRequest> intake;
+    /** The producer side: admission, the ring claim and publication, the arrival's signal. */
+    private final RequestIntake requests;
     private final AtomicInteger role = new AtomicInteger(FREE);
     private final InstanceSeats seats = new InstanceSeats();
     /** Retiring: whether nothing accepted waits in the ring or the policy any more. */
@@ -111,17 +108,17 @@ public final class ModelScheduler extends ModelSchedulerFields.PadAfter
         final LevelAdmission admission, final int ringSize, final NanoClock clock, final Timekeeper timekeeper)
     {
         this.modelName = modelName;
-        this.settings = settings;
         this.policy = policy;
-        this.admission = admission;
         this.ring = new RequestRing<>(ringSize);
         this.clock = clock;
         this.timekeeper = timekeeper;
-        this.policyKeepsTime = policy.keepsTime();
         this.policyLearns = policy.learnsExecution();
+        final boolean policyKeepsTime = policy.keepsTime();
         this.rejectTimeouts = settings.rejectsOnTimeout() || policyKeepsTime;
         this.intake = policy::enqueue;
         this.runOut = new QueueRunOut(ring, clock);
+        this.requests = new RequestIntake(this, settings, admission, ring, clock, seats, timekeeper, rejectTimeouts,
+            policyKeepsTime);
     }
 
     /**
@@ -140,7 +137,7 @@ public final class ModelScheduler extends ModelSchedulerFields.PadAfter
         return clock;
     }
 
-    // ----- producers -----
+    // ----- producers (RequestIntake) -----
 
     /**
      * Accepts a request (any thread): maps its priority to its level, applies the level's queue limit synchronously,
@@ -152,60 +149,23 @@ public final class ModelScheduler extends ModelSchedulerFields.PadAfter
      */
     public void submit(final PendingRequest pending)
     {
-        final InferenceRequest request = pending.request;
-        if (refusing)
-        {
-            throw new InferenceException(ErrorCode.UNAVAILABLE, RefusalMessages.stopping(request));
-        }
-        final long level = settings.levelOf(request.priority());
-        pending.level = level;
-        if (settings.dynamic())
-        {
-            pending.timeoutNs = settings.policyOf(level).timeoutNs(request.timeoutMicros());
-            if (!admission.tryAdmit(level))
-            {
-                throw new InferenceException(ErrorCode.UNAVAILABLE, RefusalMessages.queueFull(request));
-            }
-        }
-        else
-        {
-            // Without a dynamic batcher only a sequence batcher uses the caller's timeout, for its backlogs.
-            pending.timeoutNs = policyKeepsTime ? TimeUnit.MICROSECONDS.toNanos(request.timeoutMicros()) : 0;
-        }
-        pending.acceptedNs = clock.nanoTime();
-        final long sequence = ring.claim();
-        while (!ring.isWritable(sequence))
-        {
-            // A full ring: the slot frees as the ring drains, which this producer does itself when nobody else can.
-            helpDrain();
-        }
-        // The claim above is a full fence: a stop that read the ring's tail before it is seen here.
-        if (refusing)
-        {
-            ring.publish(sequence, null);
-            admission.release(level);
-            if (!stopping)
-            {
-                // A retirement waits until every claimed slot is drained: the tombstone must be looked at.
-                requestSweep();
-            }
-            throw new InferenceException(ErrorCode.UNAVAILABLE, RefusalMessages.stopping(request));
-        }
-        ring.publish(sequence, pending);
-        VarHandle.fullFence();
-        final Bell current = watcher;
-        if (current != null)
-        {
-            current.ring();
-        }
-        else if (!seats.callFollower() && rejectTimeouts && pending.timeoutNs != 0
-            && pending.acceptedNs + pending.timeoutNs < timekeeperWakeNs)
-        {
-            // Nobody idle: only the timekeeper can answer this request's REJECT timeout on time, and it does not know
-            // of it yet (its next sweep comes later than this deadline).
-            sweepRequested = true;
-            timekeeper.wake();
-        }
+        requests.submit(pending);
+    }
+
+    /**
+     * Accepts many requests (any thread), as {@link #submit} does each, with one ring claim for all of them and one
+     * fence and at most one wake-up after publishing them. A request its level's queue limit refuses gets its
+     * refusal in {@code refusals} (the others go on); {@code pendings[i]} is accepted when {@code refusals[i]} is
+     * {@code null} after a normal return.
+     *
+     * @param pendings the requests' bookkeeping, filled in as for {@link #submit}
+     * @param count    how many of {@code pendings} to submit
+     * @param refusals receives, per position, the queue limit's refusal or {@code null}
+     * @throws InferenceException UNAVAILABLE when the model is stopping: then none is accepted
+     */
+    public void submitAll(final PendingRequest[] pendings, final int count, final InferenceException[] refusals)
+    {
+        requests.submitAll(pendings, count, refusals);
     }
 
     /**
@@ -226,8 +186,11 @@ public final class ModelScheduler extends ModelSchedulerFields.PadAfter
         }
     }
 
-    /** A full ring: drain it into the policy if the role is free, so that producers never wait on busy instances. */
-    private void helpDrain()
+    /**
+     * A producer facing a full ring: drains the ring into the policy if the role is free, so that producers never
+     * wait on busy instances; spins once otherwise.
+     */
+    void drainForProducer()
     {
         if (tryAcquireRole(PRODUCER))
         {

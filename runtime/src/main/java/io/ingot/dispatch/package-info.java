@@ -15,9 +15,10 @@
  * instance's last look before sleeping would not see it. An instance that yielded stays a follower, so an arrival for
  * its own sequences wakes it while the instance it yielded to runs a batch.
  *
- * <p><b>Producers' cost.</b> A submission claims one ring slot — the only shared read-modify-write on its path, apart
- * from a compare-and-set on its priority level's counter when that level has a {@code max_queue_size} — reads a few
- * volatile fields, and signals only a thread that sleeps. A full ring does not block it: it drains the ring into the
- * policy itself when the role is free, and spins otherwise.
+ * <p><b>Producers' cost.</b> The producer side is the scheduler's {@code RequestIntake}. A submission claims one
+ * ring slot (a batch's run of requests one claim for all its slots) — the only shared read-modify-write on its path,
+ * apart from a compare-and-set on its priority level's counter when that level has a {@code max_queue_size} — reads
+ * a few volatile fields, and signals only a thread that sleeps. A full ring does not block it: it drains the ring into
+ * the policy itself when the role is free, and spins otherwise.
  */
 package io.ingot.dispatch;

@@ -116,6 +116,32 @@ public class DisruptorRequestRing<E>
     }
 
     /**
+     * Claims the next {@code count} sequences at once (a batch), waiting while the ring lacks room for them: the
+     * Disruptor's {@code next(n)} or {@code tryNext(n)}, which hands out only free slots, so at most the ring's size.
+     *
+     * @param count how many, 1 to the ring's size
+     * @return the first claimed sequence; the others follow it, each {@link #isWritable writable} at once
+     */
+    public long claim(final int count)
+    {
+        if (claimWaits)
+        {
+            return ring.next(count) - count + 1;
+        }
+        while (true)
+        {
+            try
+            {
+                return ring.tryNext(count) - count + 1;
+            }
+            catch (final InsufficientCapacityException full)
+            {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /**
      * Claims the next sequence unless the ring is full. With {@link Claim#NEXT} a look at the capacity comes first,
      * and a producer that loses the last free slot to another between the look and its claim waits in the claim.
      *

@@ -110,6 +110,16 @@ public final class IngotPipeline implements Pipeline
         core.submit(call.request, call);
     }
 
+    /**
+     * @param slot a slot of this pipeline
+     * @return its reusable request, for a caller that submits it another way (a batch); its output still goes to the
+     *     slot's output row
+     */
+    public InferenceRequest request(final PipelineSlot slot)
+    {
+        return ((Call)slot.attachment()).request;
+    }
+
     @Override
     public long requests()
     {

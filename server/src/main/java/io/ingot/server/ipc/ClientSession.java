@@ -44,6 +44,7 @@ final class ClientSession
     private final IpcRingReader requests;
     private final OutputArea outputs;
     private final long slabStart;
+    private final long outputAreaStart;
     private final long slabEnd;
     private final RequestContexts contexts;
     private final ClientWaker waker;
@@ -67,6 +68,7 @@ final class ClientSession
         this.responseRing = memory.asSlice(layout.responseRingOffset(slot), layout.responseRingLength());
         this.requests = new IpcRingReader(requestRing);
         this.slabStart = layout.slabOffset(slot);
+        this.outputAreaStart = layout.outputAreaOffset(slot);
         this.slabEnd = slabStart + layout.slabLength();
         this.outputs = new OutputArea(layout.outputAreaOffset(slot), layout.outputAreaLength());
         this.contexts = new RequestContexts(this, layout.maxInFlight());
@@ -98,6 +100,12 @@ final class ClientSession
     long slabStart()
     {
         return slabStart;
+    }
+
+    /** @return file offset of this client's output area (where the server allocates outputs; inputs end before it) */
+    long outputAreaStart()
+    {
+        return outputAreaStart;
     }
 
     long slabEnd()

@@ -292,7 +292,8 @@ public final class IpcServer implements AutoCloseable
     void handleInfer(final ClientSession client, final MemorySegment buffer, final int offset, final int length)
     {
         requestsReceived.increment();
-        final int status = decoder.decode(buffer, offset, length, memory, client.slabStart(), client.slabEnd());
+        final int status = decoder.decode(buffer, offset, length, memory, client.slabStart(), client.outputAreaStart(),
+            client.slabEnd());
         if (status == InferFrameDecoder.DROPPED)
         {
             framesDropped.increment();

@@ -2,6 +2,7 @@ package io.ingot.server.ipc;
 
 import io.ingot.api.InferenceCore;
 import io.ingot.ipc.ClientEntryDescriptor;
+import io.ingot.ipc.InferFrameDecoder;
 import io.ingot.ipc.IpcDataType;
 import io.ingot.ipc.IpcLimits;
 import io.ingot.ipc.IpcRingWriter;
@@ -17,7 +18,9 @@ import org.junit.jupiter.api.Test;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,6 +38,8 @@ import static org.junit.jupiter.api.Assertions.*;
 class IpcServerFuzzTest
 {
     private static final int FRAMES = 20_000;
+
+    private OutputAreaOracle oracle;
 
     @Test
     void fuzzedFramesNeverCrashTheServerOrTouchAnotherClient() throws Exception
@@ -62,6 +67,7 @@ class IpcServerFuzzTest
             long shortInfer = 0;
             long responses = 0;
             final long honestOutputs = honest.layout().outputAreaOffset(honest.slot());
+            oracle = new OutputAreaOracle(fuzzer);
             for (int frame = 0; frame < FRAMES; frame++)
             {
                 final int type;
@@ -101,6 +107,7 @@ class IpcServerFuzzTest
                 }
                 if (type == 1)
                 {
+                    oracle.sent(body);
                     inferFrames++;
                     shortInfer += body.length < 8 ? 1 : 0;
                     expectedDropped += body.length < 8 ? 1 : 0;
@@ -140,6 +147,7 @@ class IpcServerFuzzTest
             assertEquals(expectedDropped, statistics.framesDropped(), "every dropped frame is counted: "
                 + statistics);
             assertEquals(answerable, responses, "every INFER frame with a correlation id was answered once");
+            oracle.check();
             assertTrue(statistics.releasesRejected() > 0, "releases of foreign memory are refused: " + statistics);
             for (int i = 0; i < canary.byteLength(); i++)
             {
@@ -163,11 +171,12 @@ class IpcServerFuzzTest
         }
     }
 
-    private static int answer(final RawClient fuzzer)
+    private int answer(final RawClient fuzzer)
     {
         final List<RawClient.Response> received = fuzzer.drain();
         for (final RawClient.Response response : received)
         {
+            oracle.answered(response);
             if (response.status() == IpcStatus.OK && !response.outputs().isEmpty())
             {
                 final MemorySegment release = MemorySegment.ofArray(new byte[ReleaseFrameFlyweight.encodedLength(
@@ -182,6 +191,66 @@ class IpcServerFuzzTest
             }
         }
         return received.size();
+    }
+
+    /**
+     * The oracle for inputs in the fuzzer's own output area (where the server allocates outputs, which could overwrite
+     * such an input before the model reads it): a frame whose inputs lie in the slab but reach into that area must be
+     * refused. It decodes each frame as sent with the whole slab allowed, to learn where its inputs lie, and counts per
+     * correlation id (bit flips can make two frames share one) the frames sent, those that must be refused and the OK
+     * answers.
+     */
+    private static final class OutputAreaOracle
+    {
+        private final InferFrameDecoder permissive = new InferFrameDecoder();
+        private final RawClient fuzzer;
+        private final long outputArea;
+        private final Map<Long, Integer> sent = new HashMap<>();
+        private final Map<Long, Integer> mustRefuse = new HashMap<>();
+        private final Map<Long, Integer> ok = new HashMap<>();
+
+        OutputAreaOracle(final RawClient fuzzer)
+        {
+            this.fuzzer = fuzzer;
+            this.outputArea = fuzzer.layout.outputAreaOffset(fuzzer.slot);
+        }
+
+        void sent(final byte[] body)
+        {
+            final MemorySegment frame = MemorySegment.ofArray(body);
+            if (permissive.decode(frame, 0, body.length, fuzzer.memory(), fuzzer.slabStart, fuzzer.slabEnd,
+                fuzzer.slabEnd) != IpcStatus.OK)
+            {
+                return;
+            }
+            sent.merge(permissive.correlationId(), 1, Integer::sum);
+            for (int i = 0; i < permissive.inputCount(); i++)
+            {
+                if (permissive.inputLength(i) > 0 && permissive.inputOffset(i) + permissive.inputLength(i) > outputArea)
+                {
+                    mustRefuse.merge(permissive.correlationId(), 1, Integer::sum);
+                    return;
+                }
+            }
+        }
+
+        void answered(final RawClient.Response response)
+        {
+            if (response.status() == IpcStatus.OK)
+            {
+                ok.merge(response.correlationId(), 1, Integer::sum);
+            }
+        }
+
+        void check()
+        {
+            assertFalse(mustRefuse.isEmpty(), "the fuzzing moved some input into the output area");
+            mustRefuse.forEach((id, refused) -> assertTrue(ok.getOrDefault(id, 0) <= sent.get(id) - refused,
+                () -> "correlation id " + id + ": " + refused + " of its " + sent.get(id) + " frames put an input in "
+                    + "the output area, yet " + ok.get(id) + " were answered OK"));
+            System.out.println("fuzz: " + mustRefuse.values().stream().mapToInt(Integer::intValue).sum()
+                + " frames with an input in the output area, all refused");
+        }
     }
 
     private static byte[] bogusRelease(final Random random, final long honestOutputs, final long ownOutputs)

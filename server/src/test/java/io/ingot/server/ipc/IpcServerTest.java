@@ -364,6 +364,30 @@ class IpcServerTest
     }
 
     @Test
+    void anInputInTheClientsOwnOutputAreaIsRefusedBeforeAnOutputCanOverwriteIt() throws Exception
+    {
+        final RawClient raw = RawClient.connect(name);
+        closeables.add(raw);
+        final long outputArea = raw.layout.outputAreaOffset(raw.slot);
+        raw.memory().asSlice(raw.slabStart, 64).fill((byte)0);
+        raw.memory().asSlice(outputArea, 64).fill((byte)0);
+        assertTrue(raw.write(1, RawClient.infer(1, "add_sub", List.of(
+            new RawClient.Tensor("INPUT0", IpcDataType.FP32, new long[] {16}, raw.slabStart, 64),
+            new RawClient.Tensor("INPUT1", IpcDataType.FP32, new long[] {16}, outputArea, 64)), List.of())));
+        assertTrue(raw.write(1, RawClient.infer(2, "add_sub", List.of(
+            new RawClient.Tensor("INPUT0", IpcDataType.FP32, new long[] {16}, raw.slabStart, 64),
+            new RawClient.Tensor("INPUT1", IpcDataType.FP32, new long[] {16}, raw.slabStart, 64)), List.of())));
+        final List<RawClient.Response> responses = raw.await(2, 30);
+        assertEquals(IpcStatus.INVALID_ARG, responses.get(0).status(), responses.get(0).toString());
+        assertEquals("input 'INPUT1': bytes [" + outputArea + ", " + outputArea + " + 64) reach into this client's "
+            + "output area [" + outputArea + ", " + raw.slabEnd + "), where the server writes outputs; place inputs "
+            + "in the input area [" + raw.slabStart + ", " + outputArea + ")", responses.get(0).message());
+        assertEquals(IpcStatus.OK, responses.get(1).status(), "the client's next request is served: "
+            + responses.get(1));
+        assertEquals(1, server.statistics().requestsRejected());
+    }
+
+    @Test
     void releasesMustNameLiveOutputsOfTheSameClient() throws Exception
     {
         final RawClient raw = RawClient.connect(name);
