@@ -69,6 +69,9 @@ class HttpEndpointsTest
         metadata.getAsJsonArray("extensions").forEach(e -> extensions.add(e.getAsString()));
         assertEquals(ServerExtensions.SUPPORTED, extensions);
         assertTrue(extensions.contains("statistics") && extensions.contains("binary_tensor_data"));
+        assertTrue(extensions.contains("parameters") && extensions.contains("model_repository(unload_dependents)"),
+            "the extensions Ingot implements since #29 and #31 are announced: " + extensions);
+        assertFalse(extensions.contains("cuda_shared_memory"), "CUDA shared memory is not registered: " + extensions);
     }
 
     @Test
