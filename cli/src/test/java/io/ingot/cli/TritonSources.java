@@ -4,6 +4,8 @@ import org.junit.jupiter.api.Assumptions;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  * {@code <project root>/third_party/triton}, as {@code io.ingot.testing.TritonSources} finds it), the check that
  * Triton's pure-Python client ({@code <sources>/py}) runs with {@code /usr/bin/python3}, and a run of
  * {@code ingot serve} with clients on Triton's default ports, which its example clients name, in a private network
- * namespace ({@code serve-and-run-clients.sh} under {@code unshare -rn}).
+ * namespace ({@code serve-and-run-clients.sh} under {@code unshare -rn}), or on the machine's own ports where no
+ * namespace can be made.
  */
 final class TritonSources
 {
@@ -46,9 +49,37 @@ final class TritonSources
             sources.resolve("py").toString())) == 0, PYTHON + " cannot import " + imports
             + " (Debian: python3-numpy python3-grpcio python3-protobuf python3-geventhttpclient "
             + "python3-rapidjson python3-requests)");
-        skipUnless(testClass, run(List.of("unshare", "-rn", "true"), Map.of()) == 0, "`unshare -rn` cannot make a "
-            + "private network namespace here, and Triton's clients need ports 8000-8002 to themselves");
+        skipUnless(testClass, PRIVATE_NETWORK || TRITON_PORTS.stream().allMatch(TritonSources::portFree), "`unshare "
+            + "-rn` cannot make a private network namespace here, and Triton's ports 8000-8002, which its clients name,"
+            + " are taken");
         return sources;
+    }
+
+    /** The ports Triton's example clients name: HTTP, gRPC, metrics. */
+    private static final List<Integer> TRITON_PORTS = List.of(8000, 8001, 8002);
+
+    /**
+     * Whether {@code unshare -rn} makes a private network namespace here (where a sandbox forbids it, the runs use the
+     * machine's own ports 8000-8002 instead, one run at a time). {@code INGOT_TRITON_SHARED_PORTS=1} forces that.
+     */
+    private static final boolean PRIVATE_NETWORK = !"1".equals(System.getenv("INGOT_TRITON_SHARED_PORTS"))
+        && run(List.of("unshare", "-rn", "true"), Map.of()) == 0;
+
+    /** Serializes the runs that use the machine's own ports (no private namespace). */
+    private static final Object SHARED_PORTS = new Object();
+
+    private static boolean portFree(final int port)
+    {
+        try (ServerSocket socket = new ServerSocket())
+        {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress("127.0.0.1", port));
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            return false;
+        }
     }
 
     private static void skipUnless(final Class<?> testClass, final boolean condition, final String reason)
@@ -100,8 +131,9 @@ final class TritonSources
     }
 
     /**
-     * Serves a repository with {@code ingot serve} (this JVM's class path) in a private network namespace and runs the
-     * clients there, one after the other.
+     * Serves a repository with {@code ingot serve} (this JVM's class path) on Triton's ports and runs the clients
+     * against it, one after the other: in a private network namespace where {@code unshare -rn} makes one, else on the
+     * machine's own ports 8000-8002, one such run at a time.
      *
      * @param repository the model repository
      * @param clients    name to shell command (run in {@code directory})
@@ -126,8 +158,8 @@ final class TritonSources
             .append(command).append('\n'));
         final Path clientList = out.resolve("clients.txt");
         Files.writeString(clientList, list);
-        final List<String> command = new ArrayList<>(List.of("unshare", "-rn", "bash", script.toString(),
-            out.toString(), clientList.toString()));
+        final List<String> command = new ArrayList<>(PRIVATE_NETWORK ? List.of("unshare", "-rn") : List.of());
+        command.addAll(List.of("bash", script.toString(), out.toString(), clientList.toString()));
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
             "io.ingot.cli.IngotCli", "serve", "--model-repository", repository.toString()));
@@ -135,14 +167,20 @@ final class TritonSources
         final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
             .redirectOutput(out.resolve("run.log").toFile());
         builder.environment().putAll(environment);
-        final Process process = builder.start();
-        if (!process.waitFor(20, TimeUnit.MINUTES))
+        final int exit;
+        if (PRIVATE_NETWORK)
         {
-            process.destroyForcibly();
-            throw new AssertionError("the clients did not finish within 20 minutes");
+            exit = runToEnd(builder);
+        }
+        else
+        {
+            synchronized (SHARED_PORTS)
+            {
+                exit = runToEnd(builder);
+            }
         }
         final Map<String, Result> results = new LinkedHashMap<>();
-        results.put("serve", new Result(process.exitValue(), read(out.resolve("serve.log"))));
+        results.put("serve", new Result(exit, read(out.resolve("serve.log"))));
         final Path statuses = out.resolve("results");
         if (Files.exists(statuses))
         {
@@ -156,6 +194,18 @@ final class TritonSources
             }
         }
         return results;
+    }
+
+    /** @return the run's exit status */
+    private static int runToEnd(final ProcessBuilder builder) throws IOException, InterruptedException
+    {
+        final Process process = builder.start();
+        if (!process.waitFor(20, TimeUnit.MINUTES))
+        {
+            process.destroyForcibly();
+            throw new AssertionError("the clients did not finish within 20 minutes");
+        }
+        return process.exitValue();
     }
 
     private static String read(final Path file) throws IOException

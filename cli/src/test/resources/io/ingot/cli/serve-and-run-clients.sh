@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Serves a model repository and runs clients against it on Triton's default ports (8000 HTTP, 8001 gRPC, 8002
-# metrics), which Triton's example clients name. TritonPythonExamplesTest runs it inside a private network namespace
-# (unshare -rn), so that those ports are this run's own.
+# metrics), which Triton's example clients name. The tests run it inside a private network namespace (unshare -rn),
+# so that those ports are this run's own, or, where no namespace can be made, on the machine's free ports one run at
+# a time.
 #
 #   serve-and-run-clients.sh OUT CLIENTS SERVE_COMMAND...
 #
