@@ -37,7 +37,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Threads: one owner fills, submits, awaits and clears it; while it is in flight (from the submission until
  * {@link #isDone()}) its requests must not change, as for {@link InferenceCore#submit(InferenceRequest,
  * ResponseListener)}. The core completes it from its threads: each response is stored into its slot with a plain
- * store and counted with one atomic decrement; the thread that counts the last one calls the listener, then
+ * store and counted with an atomic decrement — one per run of responses the same thread delivers together (an
+ * executed batch's), one per response otherwise; the thread that counts the last one calls the listener, then
  * publishes the batch as done (a volatile store) and wakes the owner if it parked, so the listener and an awaiting
  * owner see every response, and the owner's {@link #await()} returns after the listener did.
  */
@@ -345,7 +346,7 @@ public final class InferenceBatch
         }
         finally
         {
-            completed();
+            completed(1);
         }
     }
 
@@ -377,16 +378,32 @@ public final class InferenceBatch
         completions[index].onResponse(response);
     }
 
+    /**
+     * Counts responses a core stored with {@link Completion#store} together: one atomic decrement for all of them
+     * (core implementations, on the thread that stored them, after the last store). The thread that counts the last
+     * response of the batch calls its listener, as {@link ResponseListener#onResponse} would.
+     *
+     * @param count how many responses this thread stored and has not counted yet, at least 1
+     */
+    public void countStored(final int count)
+    {
+        if (count < 1)
+        {
+            throw new IllegalArgumentException("count at least one stored response, not " + count);
+        }
+        completed(count);
+    }
+
     private void answered(final int index, final InferenceResponse response)
     {
         responses[index] = response;
-        completed();
+        completed(1);
     }
 
-    private void completed()
+    private void completed(final int count)
     {
         // The decrement is a full fence: the thread that counts the last one sees every response stored before.
-        if ((int)REMAINING.getAndAdd(this, -1) != 1)
+        if ((int)REMAINING.getAndAdd(this, -count) != count)
         {
             return;
         }
@@ -429,13 +446,45 @@ public final class InferenceBatch
         return index;
     }
 
-    /** One request's listener: stores its response and counts it. */
-    private record Completion(InferenceBatch batch, int index) implements ResponseListener
+    /**
+     * One request's listener ({@link #listener(int)}): {@link #onResponse} stores its response and counts it. A core
+     * that delivers many responses on one thread may instead {@link #store} each and count those of one batch
+     * together with {@link InferenceBatch#countStored} — one atomic decrement for the run instead of one per
+     * response. Until they are counted the batch is not done, so a core that stores must count, also when it fails
+     * in between.
+     */
+    public static final class Completion implements ResponseListener
     {
+        private final InferenceBatch batch;
+        private final int index;
+
+        private Completion(final InferenceBatch batch, final int index)
+        {
+            this.batch = batch;
+            this.index = index;
+        }
+
+        /** @return the batch whose request this listener answers */
+        public InferenceBatch batch()
+        {
+            return batch;
+        }
+
         @Override
         public void onResponse(final InferenceResponse response)
         {
             batch.answered(index, response);
+        }
+
+        /**
+         * Stores the request's response without counting it (core implementations; a plain store, published by the
+         * later {@link InferenceBatch#countStored}).
+         *
+         * @param response the request's one response
+         */
+        public void store(final InferenceResponse response)
+        {
+            batch.responses[index] = response;
         }
     }
 }

@@ -48,10 +48,10 @@ import java.util.concurrent.TimeUnit;
  * thread ({@link RequestValidator}, in Triton's order and words), admits it to its sequence when the model has a
  * sequence batcher, answers it from the response cache on a hit, and otherwise hands it to the version's
  * {@link ModelScheduler}, whose intake ring takes it to the instance that runs it. Its responses leave from one
- * place, the version's {@link VersionDelivery}, which the instances call once per response — also the cache hits
- * answered here and the requests the scheduler ended. A request that carries a {@link RequestTrace} gets its
- * timestamps recorded; others cost a null check. A decoupled model's requests are accepted only with a
- * {@link ResponseStreamListener}.
+ * place, the version's {@link VersionDelivery}, which the instances call once per executed batch or per response —
+ * also the cache hits answered here and the requests the scheduler ended. A request that carries a
+ * {@link RequestTrace} gets its timestamps recorded; others cost a null check. A decoupled model's requests are
+ * accepted only with a {@link ResponseStreamListener}.
  *
  * <p>Its parts: the batch-formation policy Triton would choose ({@link BatchPolicies}), the scheduler, the instances
  * with their threads ({@link ModelInstances}, each warmed up before the version is constructed, so a version is

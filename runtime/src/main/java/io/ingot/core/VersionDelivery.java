@@ -1,5 +1,6 @@
 package io.ingot.core;
 
+import io.ingot.api.InferenceBatch;
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.RequestLifecycle;
@@ -7,6 +8,7 @@ import io.ingot.api.RequestTrace;
 import io.ingot.api.ResponseListener;
 import io.ingot.api.ResponseStreamListener;
 import io.ingot.instance.ResponseDelivery;
+import io.ingot.scheduler.FormedBatch;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.time.NanoClock;
 
@@ -19,8 +21,10 @@ import java.lang.System.Logger.Level;
  * succeeded ({@link ResponseCaching}); with {@code preserve_ordering}, a final whose request took a place in the order
  * waits for the earlier ones ({@link OrderedDelivery}); then the request's flight ends, its bookkeeping is recycled
  * and its listener is called, on the delivering thread, with no lock held. A non-final response (a decoupled model's)
- * goes straight to the request's stream listener and the request stays in flight. A listener that throws is logged;
- * delivery goes on. Thread-safe.
+ * goes straight to the request's stream listener and the request stays in flight. An executed batch's finals are
+ * delivered together ({@link #deliverFinals}): those of requests submitted in one {@link InferenceBatch} are stored
+ * into it one by one and counted with one decrement per run. A listener that throws is logged; delivery goes on.
+ * Thread-safe.
  */
 final class VersionDelivery implements ResponseDelivery
 {
@@ -70,19 +74,70 @@ final class VersionDelivery implements ResponseDelivery
         }
     }
 
+    @Override
+    public void deliverFinals(final FormedBatch batch, final InferenceResponse[] responses)
+    {
+        InferenceBatch group = null;
+        int stored = 0;
+        try
+        {
+            for (int r = 0; r < batch.count(); r++)
+            {
+                final PendingRequest request = batch.get(r);
+                final InferenceResponse response = responses[r];
+                responses[r] = null;
+                if (request == null)
+                {
+                    continue;
+                }
+                if (caching != null)
+                {
+                    caching.offer(request, response);
+                }
+                if (ordered != null && request.orderSequence != PendingRequest.NO_ORDER)
+                {
+                    ordered.complete(request, response);
+                }
+                else if (response != null && request.stream == null
+                    && request.listener instanceof InferenceBatch.Completion completion)
+                {
+                    if (completion.batch() != group)
+                    {
+                        countStored(group, stored);
+                        group = completion.batch();
+                        stored = 0;
+                    }
+                    endFlight(request);
+                    completion.store(response);
+                    stored++;
+                }
+                else
+                {
+                    finish(request, response);
+                }
+            }
+        }
+        finally
+        {
+            // Stored responses are counted whatever happened after them, or their batch would never be done.
+            countStored(group, stored);
+        }
+    }
+
+    private static void countStored(final InferenceBatch group, final int stored)
+    {
+        if (stored > 0)
+        {
+            group.countStored(stored);
+        }
+    }
+
     /** Ends the request's flight and calls its listener, on this thread, with no lock held. */
     private void finish(final PendingRequest request, final InferenceResponse response)
     {
-        final InferenceRequest userRequest = request.request;
         final ResponseListener listener = request.listener;
         final ResponseStreamListener stream = request.stream;
-        request.clear();
-        final RequestTrace trace = userRequest.trace();
-        if (trace != null)
-        {
-            trace.requestEnded(clock.nanoTime());
-        }
-        RequestLifecycle.end(userRequest);
+        endFlight(request);
         try
         {
             if (stream != null)
@@ -98,6 +153,19 @@ final class VersionDelivery implements ResponseDelivery
         {
             LOG.log(Level.WARNING, "response listener of model '" + model + "' threw", ex);
         }
+    }
+
+    /** Recycles the request's bookkeeping and ends its trace and its flight. */
+    private void endFlight(final PendingRequest request)
+    {
+        final InferenceRequest userRequest = request.request;
+        request.clear();
+        final RequestTrace trace = userRequest.trace();
+        if (trace != null)
+        {
+            trace.requestEnded(clock.nanoTime());
+        }
+        RequestLifecycle.end(userRequest);
     }
 
     private void deliverPartial(final PendingRequest request, final InferenceResponse response)

@@ -23,8 +23,8 @@ import java.lang.foreign.ValueLayout;
 /**
  * One model instance's execution: it assembles a batch's inputs into its staging, runs its engine, opens each
  * request's response and writes each requested output once into memory from the request's allocator, records the
- * batch in its statistics cell, and then hands every response, once, to the model's {@link ResponseDelivery} — from
- * its own thread. Opening responses and choosing allocators needs nothing of the core but what the instance was
+ * batch in its statistics cell, and then hands the batch's responses, once, to the model's {@link ResponseDelivery}
+ * — from its own thread. Opening responses and choosing allocators needs nothing of the core but what the instance was
  * built with ({@link HostedModel}). The engine SPI is synchronous, so one staging set suffices: the next batch is
  * assembled only after the engine returned. Its thread's duty cycle (taking batches) is {@link InstanceAgent}'s. Not
  * thread-safe: its instance thread only.
@@ -147,16 +147,7 @@ public final class ModelInstance implements AutoCloseable
             failResponses(payload, failure, responses);
         }
         record(payload, failure, failed, computeStart, inputEnd, outputStart, clock.nanoTime());
-        for (int r = 0; r < payload.count(); r++)
-        {
-            final PendingRequest pending = payload.get(r);
-            final InferenceResponse response = responses[r];
-            responses[r] = null;
-            if (pending != null)
-            {
-                delivery.deliver(pending, response, true);
-            }
-        }
+        delivery.deliverFinals(payload, responses);
     }
 
     /** After a successful execution: each request's response with its requested outputs, or the error writing one. */

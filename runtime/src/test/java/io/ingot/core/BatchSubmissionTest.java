@@ -139,6 +139,53 @@ class BatchSubmissionTest
     }
 
     @Test
+    void requestsOfTwoBatchesAndSingleRequestsRunInOneExecutedBatchAndEachBatchCompletesOnce() throws Exception
+    {
+        // The instance delivers an executed batch's finals together and counts each InferenceBatch's run of them
+        // with one decrement: interleaved batches and plain listeners in one executed batch must all complete.
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("echo", 16,
+            "dynamic_batching { max_queue_delay_microseconds: 100000 preferred_batch_size: [ 12 ] }")))
+        {
+            final var gate = core.submit(tagged("echo", GATE, 1));
+            recording.recorder("echo").awaitGateReached();
+            final InferenceBatch first = new InferenceBatch(4);
+            final InferenceBatch second = new InferenceBatch(4);
+            for (int tag = 0; tag < 4; tag++)
+            {
+                first.add(tagged("echo", tag, 1));
+                second.add(tagged("echo", 10 + tag, 1));
+            }
+            final AtomicInteger firstCalls = new AtomicInteger();
+            final AtomicInteger secondCalls = new AtomicInteger();
+            final var single = core.submit(tagged("echo", 20, 1));
+            core.submit(first, done -> firstCalls.incrementAndGet());
+            final var between = core.submit(tagged("echo", 21, 1));
+            core.submit(second, done -> secondCalls.incrementAndGet());
+            final var last = core.submit(tagged("echo", 22, 1));
+            recording.recorder("echo").openGate();
+            assertTrue(first.await(WAIT) && second.await(WAIT), "both batches are done");
+            assertEquals(1, firstCalls.get(), "the first batch's listener runs once");
+            assertEquals(1, secondCalls.get(), "the second batch's listener runs once");
+            for (int tag = 0; tag < 4; tag++)
+            {
+                assertEquals(tag, echoed(first.response(tag)), "first batch, request " + tag);
+                assertEquals(10 + tag, echoed(second.response(tag)), "second batch, request " + tag);
+            }
+            try (InferenceResponse a = single.get(); InferenceResponse b = between.get();
+                InferenceResponse c = last.get(); InferenceResponse g = gate.get())
+            {
+                assertEquals(20, echoed(a));
+                assertEquals(21, echoed(b));
+                assertEquals(22, echoed(c));
+            }
+            assertTrue(recording.recorder("echo").batchSizes().contains(11),
+                "the eleven queued requests ran as one batch: " + recording.recorder("echo").batchSizes());
+            first.closeResponses();
+            second.closeResponses();
+        }
+    }
+
+    @Test
     void anEmptyBatchIsRefusedAndNothingIsInFlight()
     {
         try (InferenceCore core = TestModels.core(recording, TestModels.recording("echo", 8, "")))
