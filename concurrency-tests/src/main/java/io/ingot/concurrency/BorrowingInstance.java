@@ -33,6 +33,7 @@ final class BorrowingInstance implements InstanceDuty
         this.harness = harness;
         this.seat = harness.seats[0];
         seat.lend(this);
+        seat.lastBatchQuick(true);
     }
 
     /** Enters a step (owner's or borrower's): notes an overlap. */

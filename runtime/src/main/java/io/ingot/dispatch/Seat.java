@@ -25,7 +25,8 @@ import java.lang.invoke.VarHandle;
  * the token is borrowed the instance's thread finds no work and may sleep; the borrower gives the token back, fences,
  * and rings the instance if it has work then ({@link InstanceDuty#hasWork}), while the instance arms its bell, fences,
  * and looks at the token: one of the two sees the other, so no wake-up is lost (jcstress {@code BorrowWakeStress}).
- * Only an instance whose agent {@link #lend lends} its duty can be borrowed.
+ * Only an instance whose agent {@link #lend lends} its duty can be borrowed, and only while its batches are quick
+ * ({@link #lastBatchQuick}).
  *
  * <p><b>Fields.</b> The two flags, {@code following} and {@code called}, and the token, {@code runner} (volatile),
  * are declared in {@link SeatFields} on a cache line of their own; the bell and the duty are the fields below.
@@ -57,6 +58,8 @@ public final class Seat extends SeatFields.PadAfter
     private final ThreadBell bell = new ThreadBell();
     /** The step a borrower runs, or {@code null}: the instance cannot be borrowed. Set before the instance serves. */
     private InstanceDuty duty;
+    /** Whether the instance's last batch was quick enough to run on a caller's thread (false until one ran). */
+    private volatile boolean quick;
 
     /** @return the bell the instance sleeps on */
     public ThreadBell bell()
@@ -119,6 +122,21 @@ public final class Seat extends SeatFields.PadAfter
         this.duty = instanceDuty;
     }
 
+    /**
+     * The holder of the token, after a batch: whether the next one may run on a caller's thread. A batch longer than
+     * the cost of a wake-up gains little from running on the caller's thread and holds it (an IPC thread reads every
+     * client's requests); such a model's batches stay on its instance's thread until one is quick again.
+     *
+     * @param quickBatch whether the batch took at most the instance's limit
+     */
+    public void lastBatchQuick(final boolean quickBatch)
+    {
+        if (quick != quickBatch)
+        {
+            quick = quickBatch;
+        }
+    }
+
     /** @return whether the instance may be borrowed at all (its engine runs on any thread, and so on) */
     public boolean isLent()
     {
@@ -148,13 +166,13 @@ public final class Seat extends SeatFields.PadAfter
     }
 
     /**
-     * A submitting thread: takes the token of a lent instance whose step nobody runs.
+     * A submitting thread: takes the token of a lent instance whose last batch was quick and whose step nobody runs.
      *
      * @return whether the caller borrowed the instance: it must then {@link #runBorrowed}
      */
     public boolean tryBorrow()
     {
-        return duty != null && runner == FREE && RUNNER.compareAndSet(this, FREE, BORROWED);
+        return duty != null && quick && runner == FREE && RUNNER.compareAndSet(this, FREE, BORROWED);
     }
 
     /**

@@ -21,7 +21,8 @@ import io.ingot.scheduler.FormedBatch;
  * <p><b>Lent.</b> When its engine runs on any thread ({@link #lend()}), a thread that submits a request may run this
  * instance's step in its place while the instance is idle ({@link #runBorrowed()}, through the seat's run token):
  * it takes the role as this instance, drains the ring and, on a dispatch, executes and delivers the batch on its own
- * thread, then leaves the instance as it found it — the watcher, asleep — unless work is left, a wait runs or
+ * thread (only while its batches are quick: the first, and any longer than {@link #QUICK_BATCH_NS}, make the next
+ * run here), then leaves the instance as it found it — the watcher, asleep — unless work is left, a wait runs or
  * requests ended, which it hands back to the instance's thread. Deadlines stay this thread's: a borrower never
  * keeps a wait.
  *
@@ -31,6 +32,14 @@ import io.ingot.scheduler.FormedBatch;
  */
 public final class InstanceAgent implements Agent, InstanceDuty
 {
+    /**
+     * The longest batch after which the next may run on a caller's thread: well above what waking an instance thread
+     * costs on a loaded machine (tens of microseconds), and below a time slice, so that a batch preempted once does
+     * not often count as long. Longer batches gain little from the caller's thread and would hold it (an IPC thread
+     * serves every client).
+     */
+    static final long QUICK_BATCH_NS = 1_000_000L;
+
     private final ModelScheduler scheduler;
     private final ModelInstance instance;
     private final int index;
@@ -53,6 +62,8 @@ public final class InstanceAgent implements Agent, InstanceDuty
     private InstanceClaim claim;
     /** Set while a formed batch waits for the rate limiter's grant. */
     private boolean awaitingGrant;
+    /** Whether callers may run this instance's batches ({@link #lend()}): then each batch is timed. */
+    private boolean lent;
 
     /**
      * @param scheduler the model's scheduler
@@ -101,6 +112,7 @@ public final class InstanceAgent implements Agent, InstanceDuty
     {
         if (claim == null)
         {
+            lent = true;
             seat.lend(this);
         }
     }
@@ -278,17 +290,26 @@ public final class InstanceAgent implements Agent, InstanceDuty
 
     private int executeBatch()
     {
-        final long startNs = reportsBatches ? scheduler.clock().nanoTime() : 0;
+        final boolean timed = reportsBatches || lent;
+        final long startNs = timed ? scheduler.clock().nanoTime() : 0;
         try
         {
             instance.execute(batch);
         }
         finally
         {
-            if (reportsBatches)
+            if (timed)
             {
-                unreportedNs = scheduler.clock().nanoTime() - startNs;
-                unreportedSize = batch.batchSize();
+                final long durationNs = scheduler.clock().nanoTime() - startNs;
+                if (reportsBatches)
+                {
+                    unreportedNs = durationNs;
+                    unreportedSize = batch.batchSize();
+                }
+                if (lent)
+                {
+                    seat.lastBatchQuick(durationNs <= QUICK_BATCH_NS);
+                }
             }
             batch.clear();
             if (claim != null)
