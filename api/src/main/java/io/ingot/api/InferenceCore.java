@@ -26,7 +26,8 @@ import java.util.concurrent.CompletableFuture;
  * calling {@link #close}, {@link #unloadModel} or {@link #loadModel} (or an instance thread). The listener is called
  * directly, with no lock held. {@link #close}, {@link #unloadModel} and {@link #loadModel} (which replaces a loaded
  * model) wait for the model's threads to finish, so they must not be called from a {@link ResponseListener} or from
- * a dependent stage of a future that {@link #submit(InferenceRequest)} returned.
+ * a dependent stage of a future that {@link #submit(InferenceRequest)} returned. The exception is the explicit
+ * opt-in {@link #submitAndRun}: it may run the batch, and so deliver responses, on the calling thread.
  *
  * <pre>{@code
  * try (InferenceCore core = InferenceCore.open(CoreOptions.builder().modelRepository(path).build()))
@@ -82,6 +83,64 @@ public interface InferenceCore extends AutoCloseable
      * @throws IllegalArgumentException when {@code listener} is {@code null}
      */
     void submit(InferenceRequest request, ResponseListener listener);
+
+    /**
+     * Submits a request as {@link #submit(InferenceRequest, ResponseListener)} does and, when an instance of the model
+     * is idle and its engine may run on any thread ({@link io.ingot.backend.Engine#runsOnAnyThread()}), runs the
+     * request's batch on the calling thread before returning: the request then costs no wake-up of an instance thread.
+     * So the listener may be called inside this call, on this thread — and this thread may also deliver the
+     * responses of other callers' requests that joined the batch, or that the model ended meanwhile (a queue timeout,
+     * a cancellation). When every instance is busy, or the model is decoupled, sequence-batched, rate-limited or its
+     * engine needs its own thread, this is exactly {@code submit}: the response comes on an Ingot thread.
+     *
+     * <p>For a caller that reads a request and waits for its answer anyway: a frontend's reading thread (Ingot's
+     * shared-memory server uses it), or a blocking caller ({@link #infer}). The listener must not block on this
+     * thread's own progress, and must not call {@link #close}, {@link #unloadModel} or {@link #loadModel}. Refusals
+     * are thrown as by {@code submit}, before the request is accepted; after that nothing is thrown: an engine
+     * failure fails the batch and reaches the listener as its response's error.
+     *
+     * @param request  the request (in flight until the listener is called, possibly before this returns)
+     * @param listener receives the response, on this thread or an Ingot thread
+     * @throws InferenceException       as {@link #submit(InferenceRequest, ResponseListener)} does
+     * @throws IllegalStateException    when the request is already in flight
+     * @throws IllegalArgumentException when {@code listener} is {@code null}
+     */
+    default void submitAndRun(final InferenceRequest request, final ResponseListener listener)
+    {
+        submit(request, listener);
+    }
+
+    /**
+     * Runs a request and waits for its response: {@link #submitAndRun} with {@code waiter} as the listener, then
+     * {@link ResponseFuture#await()}. With an idle instance the batch runs on this thread and the response is here on
+     * return without any thread being woken; otherwise the caller waits as {@code ResponseFuture} does (spins briefly,
+     * then parks). Allocation-free.
+     *
+     * @param request the request
+     * @param waiter  a future with no request in flight (reset here)
+     * @return the response, which may carry an error; the caller owns it and must close it
+     * @throws InferenceException    when the request is refused before acceptance (as for {@code submit})
+     * @throws IllegalStateException when the request is already in flight
+     */
+    default InferenceResponse infer(final InferenceRequest request, final ResponseFuture waiter)
+    {
+        waiter.reset();
+        submitAndRun(request, waiter);
+        return waiter.await();
+    }
+
+    /**
+     * {@link #infer(InferenceRequest, ResponseFuture)} with a new future (one allocation per call).
+     *
+     * @param request the request
+     * @return the response, which may carry an error; the caller owns it and must close it
+     * @throws InferenceException    when the request is refused before acceptance
+     * @throws IllegalStateException when the request is already in flight
+     */
+    default InferenceResponse infer(final InferenceRequest request)
+    {
+        return infer(request, new ResponseFuture());
+    }
 
     /**
      * Submits a request whose responses arrive one by one, each with its final flag (see

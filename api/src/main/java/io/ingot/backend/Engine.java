@@ -3,9 +3,11 @@ package io.ingot.backend;
 /**
  * Executes batches for one model instance.
  *
- * <p>Threads: {@link #execute} is called only by the instance's thread, one batch at a time, so an engine needs no
- * synchronization of its own state; state shared with other engines of the same {@link Backend} must be
- * thread-safe. {@link #acceptsHeapInputs()} is asked once, on the loading thread, when the instance is created.
+ * <p>Threads: {@link #execute} is called one batch at a time, so an engine needs no synchronization of its own
+ * state; state shared with other engines of the same {@link Backend} must be thread-safe. The calls come from the
+ * instance's thread, unless the engine says it {@link #runsOnAnyThread() runs on any thread}: then a caller that
+ * found the instance idle may run a batch on its own thread (still one call at a time, each call ordered after the
+ * previous one). {@link #acceptsHeapInputs()} is asked once, on the loading thread, when the instance is created.
  * {@link #close()} is called once: by the instance thread after its last batch, or by the loading thread, without
  * any batch having run, when the model fails to load.
  *
@@ -49,6 +51,24 @@ public interface Engine extends AutoCloseable
      * @return true to answer through response senders
      */
     default boolean respondsPerRequest()
+    {
+        return false;
+    }
+
+    /**
+     * Whether {@link #execute} may be called from any thread, one call at a time — not only from the instance's own
+     * thread (and the loading thread, which runs the warm-up): then a caller of
+     * {@code InferenceCore.submitAndRun} that finds the instance idle runs the batch on its own thread, and its
+     * request costs no wake-up of the instance thread. Say true only when nothing the engine does depends on the
+     * calling thread: no thread-local state it relies on or leaves behind (a library's per-thread mode, a current
+     * device), no thread-confined memory, and no call that blocks for long (the caller's thread is lent, not an
+     * instance's). Asked once, on the loading thread. Ignored for decoupled models, for engines that
+     * {@link #respondsPerRequest() respond per request}, for sequence-batched models and under the rate limiter:
+     * their batches always run on the instance's thread.
+     *
+     * @return true when any thread may execute batches (default false)
+     */
+    default boolean runsOnAnyThread()
     {
         return false;
     }

@@ -76,6 +76,18 @@ final class FilEngine implements Engine
         signature.transform().write(predictor, (int)rows, signature.width(), threshold, output);
     }
 
+    /**
+     * False: XGBoost and LightGBM predict on OpenMP, and OpenMP (libgomp) keeps a team of worker threads per thread
+     * that starts a parallel region ({@code cpu_nthread}, by default every core), and XGBoost a prediction buffer per
+     * calling thread: every caller thread that ran a batch would keep its own team and buffers alive. Batches stay on
+     * the instance's thread.
+     */
+    @Override
+    public boolean runsOnAnyThread()
+    {
+        return false;
+    }
+
     @Override
     public void close()
     {

@@ -340,6 +340,17 @@ final class OnnxEngine implements Engine
         return session;
     }
 
+    /**
+     * True: a run is one call into ONNX Runtime's C API, whose sessions are safe from any thread (the operators run
+     * on the session's own thread pools, not the caller's; the CUDA execution provider sets its device per run), and
+     * this engine's native scratch comes from a shared arena. The engine keeps no state tied to a thread.
+     */
+    @Override
+    public boolean runsOnAnyThread()
+    {
+        return true;
+    }
+
     @Override
     public void close()
     {

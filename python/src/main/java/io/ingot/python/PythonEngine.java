@@ -327,6 +327,17 @@ final class PythonEngine implements Engine
         return future;
     }
 
+    /**
+     * False: a batch runs in the stub process, so running it on the caller's thread saves no hand-off (the stub is
+     * signalled and awaited either way), blocks that thread for as long as {@code execute} takes in Python, and its
+     * responses go through response senders, whose batches always run on the instance's thread.
+     */
+    @Override
+    public boolean runsOnAnyThread()
+    {
+        return false;
+    }
+
     @Override
     public void close()
     {

@@ -392,6 +392,17 @@ final class TorchEngine implements Engine
         return module;
     }
 
+    /**
+     * False: libtorch keeps the graph executor's optimization and the grad mode per thread, and this engine sets both
+     * on the thread that runs a batch without restoring them (on its instance's thread nothing else runs); a caller's
+     * thread would be left with them changed. On a GPU the current CUDA device is per thread too.
+     */
+    @Override
+    public boolean runsOnAnyThread()
+    {
+        return false;
+    }
+
     @Override
     public void close()
     {

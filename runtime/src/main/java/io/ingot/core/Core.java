@@ -176,13 +176,19 @@ public final class Core implements InferenceCore
     @Override
     public void submit(final InferenceRequest request, final ResponseListener listener)
     {
-        route(request, listener, null);
+        route(request, listener, null, false);
+    }
+
+    @Override
+    public void submitAndRun(final InferenceRequest request, final ResponseListener listener)
+    {
+        route(request, listener, null, true);
     }
 
     @Override
     public void submit(final InferenceRequest request, final ResponseStreamListener listener)
     {
-        route(request, null, listener);
+        route(request, null, listener, false);
     }
 
     /**
@@ -225,7 +231,7 @@ public final class Core implements InferenceCore
     {
         try
         {
-            route(batch.request(index), batch.listener(index), null);
+            route(batch.request(index), batch.listener(index), null, false);
         }
         catch (final RuntimeException refused)
         {
@@ -238,9 +244,12 @@ public final class Core implements InferenceCore
         return a.modelVersion() == b.modelVersion() && Objects.equals(a.modelName(), b.modelName());
     }
 
-    /** Hands a request to the version it names, or to the one that replaced it if a reload raced the hand-over. */
+    /**
+     * Hands a request to the version it names, or to the one that replaced it if a reload raced the hand-over; with
+     * {@code run}, a listener's request runs on this thread when an instance is idle ({@link #submitAndRun}).
+     */
     private void route(final InferenceRequest request, final ResponseListener listener,
-        final ResponseStreamListener stream)
+        final ResponseStreamListener stream, final boolean run)
     {
         ServedVersion served = accepting(request, stream != null ? stream : listener);
         while (true)
@@ -250,6 +259,10 @@ public final class Core implements InferenceCore
                 if (stream != null)
                 {
                     served.submit(request, stream);
+                }
+                else if (run)
+                {
+                    served.submitAndRun(request, listener);
                 }
                 else
                 {

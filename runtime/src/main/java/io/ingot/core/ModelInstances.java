@@ -134,6 +134,10 @@ final class ModelInstances
                 {
                     agent.rateLimitWith(claim);
                 }
+                else if (lendable(model.config(), engine))
+                {
+                    agent.lend();
+                }
                 agents.add(agent);
             }
         }
@@ -161,6 +165,18 @@ final class ModelInstances
             runners.add(new AgentRunner(agent, IdleStrategies.of(idleMode, agent.seat().bell(), agent::hasWork),
                 true));
         }
+    }
+
+    /**
+     * Whether callers may run the instance's batches on their own threads while it is idle
+     * ({@code InferenceCore.submitAndRun}): the engine says any thread may call it, and its batches answer once per
+     * request through the ordinary path — not a decoupled model's, not an engine's that responds per request — and
+     * no sequence batcher routes them to this instance's slots. (The rate limiter is the agent's own check.)
+     */
+    private static boolean lendable(final ModelConfig config, final Engine engine)
+    {
+        return engine.runsOnAnyThread() && !engine.respondsPerRequest()
+            && !config.getModelTransactionPolicy().getDecoupled() && !config.hasSequenceBatching();
     }
 
     /** A warm-up is an execution: under the rate limiter it holds the instance's resources, as in Triton. */

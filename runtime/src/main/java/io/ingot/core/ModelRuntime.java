@@ -161,7 +161,21 @@ final class ModelRuntime implements ServedVersion
         {
             throw new DecoupledModelException(name);
         }
-        accept(request, listener, null);
+        accept(request, listener, null, false);
+    }
+
+    /**
+     * As {@link #submit(InferenceRequest, ResponseListener)}, and the batch runs on the calling thread when an
+     * instance is idle and lent ({@link ModelScheduler#submitAndRun}).
+     */
+    @Override
+    public void submitAndRun(final InferenceRequest request, final ResponseListener listener)
+    {
+        if (decoupled)
+        {
+            throw new DecoupledModelException(name);
+        }
+        accept(request, listener, null, true);
     }
 
     /**
@@ -173,11 +187,11 @@ final class ModelRuntime implements ServedVersion
     @Override
     public void submit(final InferenceRequest request, final ResponseStreamListener stream)
     {
-        accept(request, null, stream);
+        accept(request, null, stream, false);
     }
 
     private void accept(final InferenceRequest request, final ResponseListener listener,
-        final ResponseStreamListener stream)
+        final ResponseStreamListener stream, final boolean run)
     {
         final PendingRequest pending = prepare(request, listener, stream);
         if (pending == null)
@@ -186,7 +200,15 @@ final class ModelRuntime implements ServedVersion
         }
         try
         {
-            scheduler.submit(pending);
+            // Either throws before the acceptance, or accepts (and may run the batch): nothing after it throws.
+            if (run)
+            {
+                scheduler.submitAndRun(pending);
+            }
+            else
+            {
+                scheduler.submit(pending);
+            }
         }
         catch (final RuntimeException ex)
         {

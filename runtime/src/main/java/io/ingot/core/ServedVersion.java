@@ -27,6 +27,20 @@ interface ServedVersion
     void submit(InferenceRequest request, ResponseListener listener);
 
     /**
+     * Validates a request and accepts it as {@link #submit(InferenceRequest, ResponseListener)} does, and runs its
+     * batch on the calling thread when an instance is idle and may ({@code InferenceCore.submitAndRun}). This default
+     * only submits.
+     *
+     * @param request  the request
+     * @param listener its listener (possibly called before this returns)
+     * @throws io.ingot.api.InferenceException when the request is refused (no response follows)
+     */
+    default void submitAndRun(final InferenceRequest request, final ResponseListener listener)
+    {
+        submit(request, listener);
+    }
+
+    /**
      * Validates a request and accepts it; its listener then gets the responses, the last one flagged. A version
      * that answers once (an ensemble) delivers its one response as the last.
      *

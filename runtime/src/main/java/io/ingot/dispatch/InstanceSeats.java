@@ -48,4 +48,32 @@ final class InstanceSeats
             seat.bell().ring();
         }
     }
+
+    /**
+     * Borrows the idle instance a submission would wake: the role's holder when an instance holds it (the watcher),
+     * else, when the role is free, a following instance. Nothing when the role is held otherwise (the timekeeper, a
+     * producer, the stop) or every instance is busy: the submission then takes the ordinary hand-off.
+     *
+     * @param roleHolder the role's holder as just read ({@link ModelScheduler#roleHolder()})
+     * @return the borrowed seat (the caller holds its token), or {@code null}
+     */
+    Seat borrowIdle(final int roleHolder)
+    {
+        if (roleHolder > 0)
+        {
+            final Seat watcher = seats[roleHolder - 1];
+            return watcher.tryBorrow() ? watcher : null;
+        }
+        if (roleHolder == ModelScheduler.FREE)
+        {
+            for (final Seat seat : seats)
+            {
+                if (seat.isFollowing() && seat.tryBorrow())
+                {
+                    return seat;
+                }
+            }
+        }
+        return null;
+    }
 }

@@ -153,6 +153,30 @@ public final class ModelScheduler extends ModelSchedulerFields.PadAfter
     }
 
     /**
+     * Accepts a request as {@link #submit} does and, when an instance is idle and lent ({@link Seat#lend}: its engine
+     * runs on any thread), runs that instance's step on the calling thread: the request's batch executes and is
+     * delivered here, before this returns, and the instance's thread is not woken. When every instance is busy, or
+     * none is lent, or the role is held by another thread, this is {@link #submit}: the ordinary hand-off. Exceptions
+     * are {@link #submit}'s, thrown before acceptance only; what the step runs never throws out of here (an engine
+     * failure fails its batch, answered through the listeners).
+     *
+     * @param pending the request's bookkeeping, filled in as for {@link #submit}
+     * @throws InferenceException UNAVAILABLE when the level's queue is full or the model is stopping
+     */
+    public void submitAndRun(final PendingRequest pending)
+    {
+        // Published first, holding no instance's token: a full ring may need the role's holder to drain it.
+        final long deadline = requests.submit(pending, false);
+        final Seat borrowed = seats.borrowIdle(role.get());
+        if (borrowed == null || borrowed.runBorrowed() == InstanceDuty.NOT_LEADING)
+        {
+            // Every instance busy, or another thread leads, or the model stops: signalled as a submission is. An
+            // instance in the middle of a pass needs no signal (its last look sees the ring) but costs it nothing.
+            requests.signalArrival(deadline);
+        }
+    }
+
+    /**
      * Accepts many requests (any thread), as {@link #submit} does each, with one ring claim for all of them and one
      * fence and at most one wake-up after publishing them. A request its level's queue limit refuses gets its
      * refusal in {@code refusals} (the others go on); {@code pendings[i]} is accepted when {@code refusals[i]} is
@@ -432,6 +456,17 @@ public final class ModelScheduler extends ModelSchedulerFields.PadAfter
     private void publishQueued(final int requests)
     {
         QUEUED.setRelease(this, requests);
+    }
+
+    /**
+     * Role holder: whether requests wait, in the policy or published in the ring (after a borrowed batch: then the
+     * instance's own thread takes them).
+     *
+     * @return whether requests wait
+     */
+    public boolean hasQueued()
+    {
+        return queued > 0 || ring.hasPublished();
     }
 
     /** @return whether the watcher has something to look at: an arrival, a cancellation, or the stop */

@@ -77,6 +77,20 @@ final class RequestIntake
      */
     void submit(final PendingRequest pending)
     {
+        submit(pending, true);
+    }
+
+    /**
+     * {@link #submit(PendingRequest)}, with the arrival's signal left out when the caller borrowed an idle instance
+     * and drains the ring itself ({@link #signalArrival} then stays its duty if it cannot lead).
+     *
+     * @param pending the request's bookkeeping
+     * @param signal  whether to signal the arrival
+     * @return the request's deadline for the timekeeper ({@code Long.MAX_VALUE} for none)
+     * @throws InferenceException UNAVAILABLE when the level's queue is full or the model is stopping
+     */
+    long submit(final PendingRequest pending, final boolean signal)
+    {
         final InferenceRequest request = pending.request;
         if (scheduler.refusing)
         {
@@ -102,7 +116,12 @@ final class RequestIntake
             throw stopping(request);
         }
         ring.publish(sequence, pending);
-        signalArrival(pending.timeoutNs == 0 ? Long.MAX_VALUE : pending.acceptedNs + pending.timeoutNs);
+        final long deadline = pending.timeoutNs == 0 ? Long.MAX_VALUE : pending.acceptedNs + pending.timeoutNs;
+        if (signal)
+        {
+            signalArrival(deadline);
+        }
+        return deadline;
     }
 
     /**
@@ -213,7 +232,7 @@ final class RequestIntake
      * After publishing: one fence, then the watcher's bell, or a following instance's call, or — when nobody is idle
      * and a REJECT timeout falls before the timekeeper's next sweep — the timekeeper.
      */
-    private void signalArrival(final long earliestDeadline)
+    void signalArrival(final long earliestDeadline)
     {
         VarHandle.fullFence();
         final Bell current = scheduler.watcher;

@@ -19,6 +19,8 @@ final class SeatFields
     {
         volatile boolean following;
         volatile boolean called;
+        /** Who runs the instance's step: {@code Seat.FREE}, {@code Seat.OWNER} or {@code Seat.BORROWED}. */
+        volatile int runner;
     }
 
     /** 64 bytes after them. */

@@ -1,6 +1,7 @@
 package io.ingot.instance;
 
 import io.ingot.agent.Agent;
+import io.ingot.dispatch.InstanceDuty;
 import io.ingot.dispatch.ModelScheduler;
 import io.ingot.dispatch.Seat;
 import io.ingot.ratelimit.InstanceClaim;
@@ -17,11 +18,28 @@ import io.ingot.scheduler.FormedBatch;
  * ({@link #rateLimitWith}), a formed batch runs only once the instance holds its resources; until then the instance
  * sleeps with the batch, outside the role, and the limiter's grant rings it.
  *
+ * <p><b>Lent.</b> When its engine runs on any thread ({@link #lend()}), a thread that submits a request may run this
+ * instance's step in its place while the instance is idle ({@link #runBorrowed()}, through the seat's run token):
+ * it takes the role as this instance, drains the ring and, on a dispatch, executes and delivers the batch on its own
+ * thread (only while its batches are quick: the first, and any longer than {@link #QUICK_BATCH_NS}, make the next
+ * run here), then leaves the instance as it found it — the watcher, asleep — unless work is left, a wait runs or
+ * requests ended, which it hands back to the instance's thread. Deadlines stay this thread's: a borrower never
+ * keeps a wait.
+ *
  * <p>Runs on its own thread under an {@link io.ingot.agent.AgentRunner}; {@link #hasWork()} is its idle strategy's
- * last look before it sleeps on its seat's bell.
+ * last look before it sleeps on its seat's bell. Its state is touched only by the holder of the seat's run token:
+ * its own thread, or a borrower.
  */
-public final class InstanceAgent implements Agent
+public final class InstanceAgent implements Agent, InstanceDuty
 {
+    /**
+     * The longest batch after which the next may run on a caller's thread: well above what waking an instance thread
+     * costs on a loaded machine (tens of microseconds), and below a time slice, so that a batch preempted once does
+     * not often count as long. Longer batches gain little from the caller's thread and would hold it (an IPC thread
+     * serves every client).
+     */
+    static final long QUICK_BATCH_NS = 1_000_000L;
+
     private final ModelScheduler scheduler;
     private final ModelInstance instance;
     private final int index;
@@ -44,6 +62,8 @@ public final class InstanceAgent implements Agent
     private InstanceClaim claim;
     /** Set while a formed batch waits for the rate limiter's grant. */
     private boolean awaitingGrant;
+    /** Whether callers may run this instance's batches ({@link #lend()}): then each batch is timed. */
+    private boolean lent;
 
     /**
      * @param scheduler the model's scheduler
@@ -83,16 +103,103 @@ public final class InstanceAgent implements Agent
         instanceClaim.wakeWith(seat.bell());
     }
 
+    /**
+     * Lets threads that submit requests run this instance's batches while it is idle (before the thread starts): only
+     * for an engine that runs on any thread, a model that is neither decoupled nor sequence-batched, and no rate
+     * limiter — the caller decides, this instance only checks the last.
+     */
+    public void lend()
+    {
+        if (claim == null)
+        {
+            lent = true;
+            seat.lend(this);
+        }
+    }
+
     @Override
     public int doWork()
     {
-        final int work = lead();
-        if (claim != null && !awaitingGrant && (work == 0 || done))
+        if (!seat.enterOwn())
         {
-            // Going to sleep, or done, without a batch: what the last release re-staged for the model's queue goes.
-            claim.withdraw();
+            return 0;  // a borrower runs this instance's step; it rings when it leaves work behind
         }
-        return work;
+        try
+        {
+            final int work = lead();
+            if (claim != null && !awaitingGrant && (work == 0 || done))
+            {
+                // Going to sleep, or done, without a batch: what the last release re-staged for the model's queue
+                // goes.
+                claim.withdraw();
+            }
+            return work;
+        }
+        finally
+        {
+            seat.leaveOwn();
+        }
+    }
+
+    @Override
+    public int runBorrowed()
+    {
+        try
+        {
+            if (done || scheduler.isStopping() || !scheduler.tryAcquireRole(holder))
+            {
+                return NOT_LEADING;
+            }
+            reportExecuted();
+            final int status = scheduler.decide(index, batch, ended);
+            if (status == BatchPolicy.DISPATCH)
+            {
+                scheduler.handOff(holder);
+                answerEnded();
+                executeBatch();
+                return watchAgain();
+            }
+            if (status == BatchPolicy.EMPTY && ended.count() == 0)
+            {
+                // Nothing for this instance (its thread took the request first): it stays the watcher, asleep.
+                scheduler.watch(seat.bell());
+                return RAN;
+            }
+            scheduler.releaseRole(holder);
+            answerEnded();
+            return HANDED_BACK;
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            // A failure outside the engine (which fails only its batch): the instance's own thread takes over, as it
+            // would after a failed pass of its own; the submitter's request is accepted and gets its answer there.
+            if (scheduler.holdsRole(holder))
+            {
+                scheduler.releaseRole(holder);
+            }
+            batch.clear();
+            ended.clear();
+            return HANDED_BACK;
+        }
+    }
+
+    /**
+     * A borrower after its batch: the instance becomes the watcher again, as its own thread would after finding
+     * nothing more — unless requests wait (or another thread leads), which its own thread then takes.
+     */
+    private int watchAgain()
+    {
+        if (!scheduler.tryAcquireRole(holder))
+        {
+            return HANDED_BACK;  // another instance leads: this one's thread follows it
+        }
+        if (scheduler.hasQueued() || scheduler.isStopping())
+        {
+            scheduler.releaseRole(holder);
+            return HANDED_BACK;
+        }
+        scheduler.watch(seat.bell());
+        return RAN;
     }
 
     private int lead()
@@ -132,12 +239,7 @@ public final class InstanceAgent implements Agent
             done = true;
             return 1;
         }
-        if (unreportedSize != 0)
-        {
-            // Reported under the role, so that the policy stays single-threaded.
-            scheduler.executed(index, unreportedSize, unreportedNs);
-            unreportedSize = 0;
-        }
+        reportExecuted();
         final int status = scheduler.decide(index, batch, ended);
         if (status == BatchPolicy.DISPATCH)
         {
@@ -176,19 +278,38 @@ public final class InstanceAgent implements Agent
         return 0;
     }
 
+    /** Role held: reports the last executed batch to a policy that learns (under the role: it is single-threaded). */
+    private void reportExecuted()
+    {
+        if (unreportedSize != 0)
+        {
+            scheduler.executed(index, unreportedSize, unreportedNs);
+            unreportedSize = 0;
+        }
+    }
+
     private int executeBatch()
     {
-        final long startNs = reportsBatches ? scheduler.clock().nanoTime() : 0;
+        final boolean timed = reportsBatches || lent;
+        final long startNs = timed ? scheduler.clock().nanoTime() : 0;
         try
         {
             instance.execute(batch);
         }
         finally
         {
-            if (reportsBatches)
+            if (timed)
             {
-                unreportedNs = scheduler.clock().nanoTime() - startNs;
-                unreportedSize = batch.batchSize();
+                final long durationNs = scheduler.clock().nanoTime() - startNs;
+                if (reportsBatches)
+                {
+                    unreportedNs = durationNs;
+                    unreportedSize = batch.batchSize();
+                }
+                if (lent)
+                {
+                    seat.lastBatchQuick(durationNs <= QUICK_BATCH_NS);
+                }
             }
             batch.clear();
             if (claim != null)
@@ -199,9 +320,17 @@ public final class InstanceAgent implements Agent
         return 1;
     }
 
-    /** @return whether there is something to do now (asked after the bell is armed, before sleeping) */
+    /**
+     * @return whether there is something to do now (asked after the bell is armed, before sleeping; and by a
+     *     borrower after it gave the token back); false while a borrower runs the step, which looks again when it ends
+     */
+    @Override
     public boolean hasWork()
     {
+        if (seat.isBorrowed())
+        {
+            return false;
+        }
         if (awaitingGrant)
         {
             return claim.isGranted();

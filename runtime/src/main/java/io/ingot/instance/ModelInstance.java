@@ -27,7 +27,8 @@ import java.lang.foreign.ValueLayout;
  * — from its own thread. Opening responses and choosing allocators needs nothing of the core but what the instance was
  * built with ({@link HostedModel}). The engine SPI is synchronous, so one staging set suffices: the next batch is
  * assembled only after the engine returned. Its thread's duty cycle (taking batches) is {@link InstanceAgent}'s. Not
- * thread-safe: its instance thread only.
+ * thread-safe: one thread at a time, its instance thread or a caller that borrowed the idle instance
+ * ({@link InstanceAgent}, ordered by its seat's run token).
  *
  * <p>A decoupled model's batch runs through {@link DecoupledExecution} instead, zero or many responses per request,
  * and so does the batch of an engine that {@link Engine#respondsPerRequest() responds per request} (one each).

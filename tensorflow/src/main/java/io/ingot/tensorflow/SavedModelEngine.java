@@ -212,6 +212,16 @@ final class SavedModelEngine implements Engine
         return releases.released();
     }
 
+    /**
+     * True: {@code TF_SessionRun} may be called from any thread (the graph runs on the session's own thread pools),
+     * the engine's arrays are in a shared arena, and a call's scratch arena is its own.
+     */
+    @Override
+    public boolean runsOnAnyThread()
+    {
+        return true;
+    }
+
     @Override
     public void close()
     {

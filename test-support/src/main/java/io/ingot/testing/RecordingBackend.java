@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * A test double of a backend ({@code backend: "recording"}): an INT32 identity engine that records the rows of every
  * batch it runs, blocks on a gate when a row holds {@link #GATE}, and throws when a row holds {@link #FAIL}. The first
  * input's rows carry each request's tag, so a test can read batch composition back; configuration parameter
- * {@code execute_us} makes every execution take that long, and a version directory holding a file named
+ * {@code execute_us} makes every execution take that long, {@code any_thread: "true"} makes the engine say it
+ * {@link Engine#runsOnAnyThread() runs on any thread}, and a version directory holding a file named
  * {@link #FAIL_LOAD} fails that version's load with an {@link IllegalStateException}, as does every load while
  * {@link #failLoads} is set (a failure from outside the repository, which a poll does not see change).
  *
@@ -127,7 +128,8 @@ public final class RecordingBackend implements BackendFactory
         }
         final Recorder recorder = recorder(context.modelName());
         final long delayNs = Long.parseLong(context.parameter("execute_us", "0")) * 1000;
-        return instance -> new RecordingEngine(recorder, delayNs, instance.name());
+        final boolean anyThread = Boolean.parseBoolean(context.parameter("any_thread", "false"));
+        return instance -> new RecordingEngine(recorder, delayNs, instance.name(), anyThread);
     }
 
     /** Records, gates, fails, then copies each input to the output of the same index. */
@@ -136,12 +138,20 @@ public final class RecordingBackend implements BackendFactory
         private final Recorder recorder;
         private final long delayNs;
         private final String instance;
+        private final boolean anyThread;
 
-        RecordingEngine(final Recorder recorder, final long delayNs, final String instance)
+        RecordingEngine(final Recorder recorder, final long delayNs, final String instance, final boolean anyThread)
         {
             this.recorder = recorder;
             this.delayNs = delayNs;
             this.instance = instance;
+            this.anyThread = anyThread;
+        }
+
+        @Override
+        public boolean runsOnAnyThread()
+        {
+            return anyThread;
         }
 
         @Override

@@ -139,6 +139,17 @@ final class TensorRtInstance implements Engine
         }
     }
 
+    /**
+     * False: each batch makes the instance's device current on the thread that runs it ({@code cudaSetDevice},
+     * per host thread, left so afterwards), which a caller's thread must not inherit, and waits for the stream, which
+     * would hold the caller's thread for the whole GPU execution.
+     */
+    @Override
+    public boolean runsOnAnyThread()
+    {
+        return false;
+    }
+
     @Override
     public void execute(final Batch batch)
     {

@@ -21,6 +21,8 @@ import java.util.stream.Collectors;
  * Throughput with K requests in flight, three ways of keeping them there, against the DJL-style and Triton-style
  * batchers with the same K in flight (issue 34):
  * <ul>
+ *   <li>{@code blocking-run}: Ingot alone, as {@code blocking} but through {@code submitAndRun} (an idle
+ *       instance's batch runs on the caller); its ratios are to the baselines' blocking callers;</li>
  *   <li>{@code blocking}: K caller threads, each in a closed loop (submit, wait — spinning 20 µs, then parking — and
  *       submit again), for every pipeline;</li>
  *   <li>{@code async}: one submitter thread keeps K requests in flight: it resubmits each request whose completion it
@@ -94,6 +96,7 @@ public final class InFlightComparison
             runs.add(new String[] {"async", pipeline});
         }
         runs.add(new String[] {"batch", "ingot"});
+        runs.add(new String[] {"blocking-run", "ingot"});
         final List<Sample> samples = new ArrayList<>();
         for (int round = 1; round <= rounds; round++)
         {
@@ -130,7 +133,8 @@ public final class InFlightComparison
             }
             final Load load = switch (way)
             {
-                case "blocking" -> new BlockingCallers(pipeline, slots);
+                case "blocking" -> new BlockingCallers(pipeline, slots, null);
+                case "blocking-run" -> new BlockingCallers(pipeline, slots, (IngotPipeline)pipeline);
                 case "async" -> new Submitter(pipeline, slots, null, split);
                 case "batch" -> new Submitter(pipeline, slots, (IngotPipeline)pipeline, split);
                 default -> throw new IllegalArgumentException(way);
@@ -173,10 +177,14 @@ public final class InFlightComparison
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
         private volatile boolean running = true;
 
-        BlockingCallers(final Pipeline pipeline, final PipelineSlot[] slots)
+        /** Ingot through {@code submitAndRun} (caller runs), or {@code null}: every pipeline's plain submit. */
+        private final IngotPipeline runner;
+
+        BlockingCallers(final Pipeline pipeline, final PipelineSlot[] slots, final IngotPipeline runner)
         {
             this.pipeline = pipeline;
             this.slots = slots;
+            this.runner = runner;
         }
 
         @Override
@@ -191,7 +199,14 @@ public final class InFlightComparison
                         while (running)
                         {
                             slot.begin();
-                            pipeline.submit(slot);
+                            if (runner != null)
+                            {
+                                runner.submitAndRun(slot);
+                            }
+                            else
+                            {
+                                pipeline.submit(slot);
+                            }
                             slot.await(ResponseFuture.DEFAULT_SPIN_NANOS);
                         }
                     }
@@ -388,9 +403,14 @@ public final class InFlightComparison
         out.append("|---:|---|---:|---:|---:|---:|---:|\n");
         for (final int level : levels)
         {
-            for (final String way : List.of("blocking", "async", "batch"))
+            for (final String way : List.of("blocking", "blocking-run", "async", "batch"))
             {
-                final String baselineWay = way.equals("batch") ? "async" : way;
+                final String baselineWay = switch (way)
+                {
+                    case "batch" -> "async";
+                    case "blocking-run" -> "blocking";
+                    default -> way;
+                };
                 final double ingot = median(samples, way, "ingot", level);
                 final double djl = median(samples, baselineWay, BASELINES.get(0), level);
                 final double triton = median(samples, baselineWay, BASELINES.get(1), level);

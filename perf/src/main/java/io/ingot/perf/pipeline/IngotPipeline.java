@@ -111,6 +111,18 @@ public final class IngotPipeline implements Pipeline
     }
 
     /**
+     * Submits the slot's request with {@code InferenceCore.submitAndRun}: an idle instance's batch runs on the calling
+     * thread.
+     *
+     * @param slot a slot of this pipeline
+     */
+    public void submitAndRun(final PipelineSlot slot)
+    {
+        final Call call = (Call)slot.attachment();
+        core.submitAndRun(call.request, call);
+    }
+
+    /**
      * @param slot a slot of this pipeline
      * @return its reusable request, for a caller that submits it another way (a batch); its output still goes to the
      *     slot's output row

@@ -117,6 +117,13 @@ public final class AddSubBackendFactory implements BackendFactory
             }
         }
 
+        /** Plain Java over the batch's memory, no state tied to a thread: any thread may run a batch. */
+        @Override
+        public boolean runsOnAnyThread()
+        {
+            return true;
+        }
+
         @Override
         public boolean acceptsHeapInputs()
         {

@@ -113,6 +113,13 @@ public final class IdentityBackendFactory implements BackendFactory
             return shape;
         }
 
+        /** Plain Java over the batch's memory, no state tied to a thread: any thread may run a batch. */
+        @Override
+        public boolean runsOnAnyThread()
+        {
+            return true;
+        }
+
         @Override
         public boolean acceptsHeapInputs()
         {

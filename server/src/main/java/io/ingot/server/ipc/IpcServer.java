@@ -337,7 +337,7 @@ public final class IpcServer implements AutoCloseable
                 request.requestOutput(names.get(buffer, decoder.outputNameOffset(i), decoder.outputNameLength(i)));
             }
             context.begin(correlationId, client.session());
-            core.submit(request, context);
+            core.submitAndRun(request, context);
         }
         catch (final InferenceException ex)
         {
