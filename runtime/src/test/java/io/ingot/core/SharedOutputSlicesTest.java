@@ -9,7 +9,6 @@ import io.ingot.instance.PooledResponseAllocator;
 import io.ingot.testing.TestModels;
 import org.junit.jupiter.api.Test;
 
-import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
