@@ -9,7 +9,8 @@ import java.util.function.Consumer;
  * <p>Ownership: the core fills a response on its own threads and hands it, completely filled, to the request's
  * {@link ResponseListener} (or completes the future with it); from then on it belongs to whoever received it, who
  * must {@link #close()} it exactly once. Output memory stays valid until then; closing releases each output's memory
- * to the {@link ResponseAllocator} that supplied it, on the closing thread.
+ * to the {@link ResponseAllocator} that supplied it, on the closing thread (an output that is a view of a batch's
+ * shared output drops its hold, and the last response of the batch to close returns the memory to the core's pool).
  *
  * <p>Responses are recycled: after {@code close()} the core may reuse this object, and its outputs, for another
  * request at once, so neither it nor any {@link OutputTensor} taken from it may be used or kept after closing.

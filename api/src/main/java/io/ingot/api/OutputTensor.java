@@ -9,7 +9,9 @@ import java.util.Arrays;
  * One output tensor of a response: name, element type, shape and bytes. A view owned by its
  * {@link InferenceResponse}: valid until the response is closed, and reused with it afterwards (so it may then
  * describe another request's output; never keep it past {@code close()}). The bytes are memory the request's
- * {@link ResponseAllocator} (or the core's default) supplied, exactly the output's size; the shape includes the batch
+ * {@link ResponseAllocator} (or the core's default) supplied, exactly the output's size — for a request of a batch on
+ * the core's default pool, a view of its rows of the output the batch shares, which stays valid (and is not reused)
+ * until this response is closed, whenever the other responses of the batch are closed; the shape includes the batch
  * dimension (this request's batch size) when the model batches.
  *
  * <p>Threads: not thread-safe; the response's owner reads it. The core writes it before it delivers the response.

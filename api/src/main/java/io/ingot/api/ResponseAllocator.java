@@ -9,6 +9,16 @@ import java.lang.foreign.MemorySegment;
  * output byte once, straight into the memory returned here: for a request executed alone the engine writes into it;
  * for a request of a larger batch the instance copies the request's rows into it after the engine ran.
  *
+ * <p>Shared batch outputs: this contract is what an allocator of the request's own, or any other core default set
+ * with {@link CoreOptions.Builder#responseAllocator}, gets: one {@code allocate} per output of each response. Only for
+ * the core's own pooled allocator (the runtime's {@code PooledResponseAllocator}, the default when none is set) does
+ * the core go further: when every request of a batch uses it, each requested output (not a {@code BYTES} one) is
+ * allocated once for the whole batch, the engine writes it in place, and each response's {@link OutputTensor#data()}
+ * is a view of that request's rows of it; the memory returns to the pool when the last response holding such a view
+ * is closed. Nothing changes for the response's owner (the view is valid until its response is closed, and exactly
+ * the output's size), except that it is aligned to its element size rather than to 64 bytes. An allocator cannot opt
+ * in: memory shared between responses must be owned by the core, which alone counts who still holds it.
+ *
  * <p>Threads: implementations must be thread-safe, and fast (they run on the serving path). {@link #allocate} is
  * called on Ingot's instance threads, concurrently when several instances (or, for the default allocator of
  * {@link CoreOptions}, several models) serve at once. {@link #release} is called on the thread that closes the

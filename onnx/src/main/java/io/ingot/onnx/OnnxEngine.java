@@ -25,7 +25,8 @@ import java.util.Locale;
  * <p>Per batch: every input becomes an {@code OrtValue} over the batch's own memory ({@code
  * CreateTensorWithDataAsOrtValue}: no copy) bound with {@code BindInput}; every requested output whose shape is known
  * before the run ({@link OutputBinding#plannedShape}) gets its memory from {@link Batch#allocateOutput} (the
- * response's own memory for a batch of one) and is bound with {@code BindOutput} over that memory, so ONNX Runtime
+ * response's own memory for a batch of one; for a larger batch, response memory the runtime shares out as slices) and
+ * is bound with {@code BindOutput} over that memory, so ONNX Runtime
  * writes the result in place and nothing is copied after the run. An output whose shape only the run can tell, a
  * string output, and an output whose allocated memory is on the Java heap are bound with {@code BindOutputToDevice}:
  * ONNX Runtime allocates them, and each is copied once, after the run, into memory from {@code allocateOutput} (the

@@ -9,6 +9,7 @@ import io.ingot.api.InferenceResponse;
 import io.ingot.api.ModelIndexEntry;
 import io.ingot.api.ModelMetadata;
 import io.ingot.api.ModelStatistics;
+import io.ingot.api.ResponseAllocator;
 import io.ingot.api.ResponseListener;
 import io.ingot.api.TensorMetadata;
 import io.ingot.config.proto.ModelConfig;
@@ -36,6 +37,7 @@ public final class InProcessTarget implements LoadTarget
     private final Arena arena = Arena.ofShared();
     private RequestInputs inputs;
     private MemorySegment[] data;
+    private ResponseAllocator outputs;
 
     /**
      * Opens a core on a repository; the model must load. {@link #close()} closes the core.
@@ -170,6 +172,19 @@ public final class InProcessTarget implements LoadTarget
         }
     }
 
+    /**
+     * Makes the requests of clients made from now on take their output memory from {@code allocator} instead of the
+     * core's default (as an application that brings its own allocator does).
+     *
+     * @param allocator the allocator, or {@code null} for the core's default
+     * @return this
+     */
+    public InProcessTarget responseAllocator(final ResponseAllocator allocator)
+    {
+        this.outputs = allocator;
+        return this;
+    }
+
     @Override
     public LoadClient newClient()
     {
@@ -177,7 +192,7 @@ public final class InProcessTarget implements LoadTarget
         {
             throw new IllegalStateException("prepare() must be called before clients are made");
         }
-        final InferenceRequest request = new InferenceRequest(model).modelVersion(version);
+        final InferenceRequest request = new InferenceRequest(model).modelVersion(version).responseAllocator(outputs);
         for (int i = 0; i < data.length; i++)
         {
             final RequestInputs.Tensor tensor = inputs.inputs().get(i);

@@ -21,8 +21,11 @@ import java.util.Map;
 
 /**
  * The {@link Batch} an instance hands its engine: inputs assembled into one staging set (or passed through for a
- * batch of one), and outputs allocated in staging or, for a batch of one, straight in the response's memory.
- * Reused for every batch of its instance.
+ * batch of one), and outputs allocated where the responses will read them: for a batch of one, straight in the
+ * response's memory; for a larger batch whose requests all take their memory from the core's
+ * {@link PooledResponseAllocator}, once for the whole batch as a {@link SharedOutput} that each response gets a slice
+ * of; else (requests with allocators of their own, {@code BYTES} outputs, outputs nobody asked for) in staging, from
+ * which the instance copies each response's rows. Reused for every batch of its instance.
  */
 final class AssembledBatch implements Batch
 {
@@ -96,6 +99,11 @@ final class AssembledBatch implements Batch
         boolean allocated;
         /** True when {@link #data} is the single request's response memory. */
         boolean direct;
+        /**
+         * The batch-wide response memory {@link #data} is (the instance holding it until the responses are written),
+         * or {@code null}.
+         */
+        SharedOutput shared;
 
         OutputSlot(final String name, final DataType dataType)
         {
@@ -138,6 +146,10 @@ final class AssembledBatch implements Batch
 
     FormedBatch payload;
     private long requestedOutputs;
+    /** The core's pool when it supplies every request's output memory, or {@code null}: then nothing is shared. */
+    private final PooledResponseAllocator pool;
+    /** Whether this batch's requested outputs are allocated once and sliced ({@link OutputSlot#shared}). */
+    private boolean shareOutputs;
 
     AssembledBatch(final HostedModel model, final PinnedAllocator allocator, final boolean acceptsHeapInputs,
         final boolean respondsPerRequest)
@@ -146,6 +158,7 @@ final class AssembledBatch implements Batch
         this.config = model.config();
         this.batchDimension = config.getMaxBatchSize() > 0;
         this.acceptsHeapInputs = acceptsHeapInputs;
+        this.pool = model.defaultAllocator() instanceof PooledResponseAllocator own ? own : null;
         final boolean decoupled = config.getModelTransactionPolicy().getDecoupled();
         this.senders = decoupled || respondsPerRequest ? new ResponseSenders(model, allocator, decoupled) : null;
         sequenceControls = config.hasSequenceBatching() ? new SequenceControlInputs(config, allocator) : null;
@@ -204,6 +217,7 @@ final class AssembledBatch implements Batch
     {
         this.payload = batch;
         requestedOutputs = 0;
+        shareOutputs = pool != null && batch.count() > 1;
         PendingRequest first = null;
         for (int r = 0; r < batch.count(); r++)
         {
@@ -212,10 +226,12 @@ final class AssembledBatch implements Batch
             {
                 requestedOutputs |= row.requestedOutputs;
                 first = first == null ? row : first;
+                shareOutputs &= model.allocatorFor(row) == pool;
             }
         }
         for (final OutputSlot output : outputs)
         {
+            releaseShared(output);
             output.allocated = false;
             output.direct = false;
             output.data = null;
@@ -259,6 +275,7 @@ final class AssembledBatch implements Batch
                 total += pending.request.inputData(pending.inputIndexByConfig[c]).byteSize();
             }
             final MemorySegment staging = inputStaging[c].slice(total);
+            HostCopies.input(total);
             long offset = 0;
             for (int r = 0; r < batch.count(); r++)
             {
@@ -406,7 +423,16 @@ final class AssembledBatch implements Batch
         slot.rank = shape.length;
         final int index = outputIndex.get(slot.name);
         final PendingRequest only = payload.count() == 1 ? payload.get(0) : null;
-        if (only != null && (only.requestedOutputs & (1L << index)) != 0)
+        releaseShared(slot);
+        if (shareOutputs && slot.dataType != DataType.BYTES && (requestedOutputs & (1L << index)) != 0)
+        {
+            // Response memory for the whole batch: each response gets its rows as a slice, no copy after the run.
+            slot.shared = pool.share(byteSize);
+            slot.allocation = null;
+            slot.data = slot.shared.open(byteSize);
+            slot.direct = false;
+        }
+        else if (only != null && (only.requestedOutputs & (1L << index)) != 0)
         {
             final MemorySegment memory = model.allocatorFor(only).allocate(slot.name, slot.dataType, slot.shape,
                 byteSize);
@@ -428,6 +454,30 @@ final class AssembledBatch implements Batch
         }
         slot.allocated = true;
         return slot.data;
+    }
+
+    /**
+     * The instance is done with the batch's shared outputs (every response that got a slice holds its own): its
+     * holds are dropped, once, so that each output returns to the pool when its last response is closed.
+     */
+    void releaseSharedOutputs()
+    {
+        for (final OutputSlot slot : outputs)
+        {
+            releaseShared(slot);
+        }
+    }
+
+    private static void releaseShared(final OutputSlot slot)
+    {
+        final SharedOutput shared = slot.shared;
+        if (shared != null)
+        {
+            slot.shared = null;
+            slot.data = null;
+            slot.allocated = false;
+            shared.release(null);
+        }
     }
 
     @Override
@@ -482,6 +532,7 @@ final class AssembledBatch implements Batch
 
     void close()
     {
+        releaseSharedOutputs();
         if (senders != null)
         {
             senders.close();

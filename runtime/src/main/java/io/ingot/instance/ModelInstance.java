@@ -22,7 +22,8 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * One model instance's execution: it assembles a batch's inputs into its staging, runs its engine, opens each
- * request's response and writes each requested output once into memory from the request's allocator, records the
+ * request's response and gives it each requested output — a slice of the batch's output where the engine wrote it in
+ * response memory ({@link SharedOutput}), else copied once into memory from the request's allocator —, records the
  * batch in its statistics cell, and then hands the batch's responses, once, to the model's {@link ResponseDelivery}
  * — from its own thread. Opening responses and choosing allocators needs nothing of the core but what the instance was
  * built with ({@link HostedModel}). The engine SPI is synchronous, so one staging set suffices: the next batch is
@@ -154,6 +155,20 @@ public final class ModelInstance implements AutoCloseable
     /** After a successful execution: each request's response with its requested outputs, or the error writing one. */
     private void writeResponses(final FormedBatch payload, final InferenceResponse[] responses, final boolean[] failed)
     {
+        try
+        {
+            writeEachResponse(payload, responses, failed);
+        }
+        finally
+        {
+            // Each response holds the shared outputs it got a slice of; the instance's own holds end here.
+            staging.releaseSharedOutputs();
+        }
+    }
+
+    private void writeEachResponse(final FormedBatch payload, final InferenceResponse[] responses,
+        final boolean[] failed)
+    {
         int row = 0;
         for (int r = 0; r < payload.count(); r++)
         {
@@ -188,6 +203,8 @@ public final class ModelInstance implements AutoCloseable
     private void failResponses(final FormedBatch payload, final Throwable failure, final InferenceResponse[] responses)
     {
         releaseDirectOutputs(staging);
+        // The engine failed after allocating: the batch's shared outputs go back to the pool, each exactly once.
+        staging.releaseSharedOutputs();
         final String message = "model '" + model.name() + "' version " + model.version() + " instance "
             + name + " failed to execute a batch of " + payload.batchSize() + ": " + describe(failure);
         for (int r = 0; r < payload.count(); r++)
@@ -295,6 +312,15 @@ public final class ModelInstance implements AutoCloseable
             }
             try
             {
+                if (slot.shared != null)
+                {
+                    // The engine wrote the batch in response memory: this response's rows are a view of it.
+                    final MemorySegment rows = slot.shared.slice(start, length);
+                    slot.shared.retain();
+                    ResponseAssembly.addOutput(response, slot.name, slot.dataType, slot.shape, slot.rank, rows, rows,
+                        slot.shared);
+                    continue;
+                }
                 final MemorySegment target = allocator.allocate(slot.name, slot.dataType, slot.shape, length);
                 if (target == null || target.byteSize() < length)
                 {
@@ -304,6 +330,7 @@ public final class ModelInstance implements AutoCloseable
                 }
                 final MemorySegment exact = target.byteSize() == length ? target : target.asSlice(0, length);
                 MemorySegment.copy(slot.data, start, exact, 0, length);
+                HostCopies.output(length);
                 ResponseAssembly.addOutput(response, slot.name, slot.dataType, slot.shape, slot.rank, exact,
                     target, allocator);
             }

@@ -6,6 +6,7 @@ import io.ingot.ring.BoundedMpmcQueue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Ingot's default output memory: off-heap blocks in power-of-two size classes, recycled through lock-free pools so
@@ -14,6 +15,14 @@ import java.lang.foreign.MemorySegment;
  * segment back, without even a new slice object. A pooled segment too small for a request of its class is dropped.
  * Blocks come from automatic arenas: a block dropped (its pool full, or too small, or never released by a caller that
  * forgot to close a response) is freed by the garbage collector rather than leaked. Thread-safe.
+ *
+ * <p>It also holds the {@linkplain SharedOutput shared outputs} of batches: for a batch of two or more requests that
+ * all take their output memory from the core's default allocator, and that is this class, the instance allocates
+ * each requested output once for the whole batch ({@link #share}), the engine writes it in place, and each response
+ * gets a slice of its rows. A shared output comes back here when the last response holding a slice of it is closed
+ * ({@link #recycle}), and is pooled, block and holder count together, in the same size classes: steady state
+ * allocates nothing for it either. The core recognises this class as its own: no other {@link ResponseAllocator} has
+ * its memory shared and sliced (an application's allocator gets one {@code allocate} per output of each response).
  */
 public final class PooledResponseAllocator implements ResponseAllocator
 {
@@ -25,6 +34,9 @@ public final class PooledResponseAllocator implements ResponseAllocator
     @SuppressWarnings({"unchecked", "rawtypes"})
     private final BoundedMpmcQueue<MemorySegment>[] pools =
         new BoundedMpmcQueue[MAX_CLASS + 1];
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private final BoundedMpmcQueue<SharedOutput>[] sharedPools = new BoundedMpmcQueue[MAX_CLASS + 1];
+    private final LongAdder sharedReturns = new LongAdder();
 
     /** Creates empty pools. */
     public PooledResponseAllocator()
@@ -32,7 +44,53 @@ public final class PooledResponseAllocator implements ResponseAllocator
         for (int sizeClass = MIN_CLASS; sizeClass <= MAX_CLASS; sizeClass++)
         {
             pools[sizeClass] = new BoundedMpmcQueue<>(BLOCKS_PER_CLASS);
+            sharedPools[sizeClass] = new BoundedMpmcQueue<>(BLOCKS_PER_CLASS);
         }
+    }
+
+    /**
+     * A batch's output, to be shared by its responses: a pooled one of the size's class when there is one, else a
+     * new one; the caller is its one holder. Called on instance threads.
+     *
+     * @param byteSize the output's size
+     * @return a shared output whose block holds at least {@code byteSize} bytes
+     */
+    SharedOutput share(final long byteSize)
+    {
+        final int sizeClass = sizeClass(byteSize);
+        if (sizeClass > MAX_CLASS)
+        {
+            return new SharedOutput(this, -1, Arena.ofAuto().allocate(Math.max(byteSize, 1), ALIGNMENT));
+        }
+        final SharedOutput pooled = sharedPools[sizeClass].poll();
+        if (pooled != null)
+        {
+            return pooled;
+        }
+        return new SharedOutput(this, sizeClass, Arena.ofAuto().allocate(1L << sizeClass, ALIGNMENT));
+    }
+
+    /**
+     * Takes back a shared output whose last holder released it (called once per use, by that holder).
+     *
+     * @param output the shared output, no longer held
+     */
+    void recycle(final SharedOutput output)
+    {
+        sharedReturns.increment();
+        if (output.sizeClass() >= 0)
+        {
+            sharedPools[output.sizeClass()].offer(output);
+        }
+    }
+
+    /**
+     * @return how many times a batch's shared output came back after its last holder released it, since this
+     *         allocator was made: once per batch output shared (for tests and diagnostics)
+     */
+    public long sharedReturns()
+    {
+        return sharedReturns.sum();
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.ingot.api.InferenceCore;
 import io.ingot.api.InferenceRequest;
 import io.ingot.api.InferenceResponse;
 import io.ingot.api.ResponseAllocator;
+import io.ingot.instance.PooledResponseAllocator;
 import io.ingot.testing.RecordingBackend;
 import io.ingot.testing.TestModels;
 import org.junit.jupiter.api.Test;
@@ -25,8 +26,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The copy discipline of DESIGN.md: a batch of one reads the request's own memory and writes straight into the
- * response's; a larger batch copies each input byte once into staging and each output byte once into the memory the
- * response allocator gives.
+ * response's; a larger batch copies each input byte once into staging, and no output byte after the run for pooled
+ * responses (the engine writes the batch's output in response memory and each response gets a slice of it: see
+ * {@link SharedOutputSlicesTest}); a request with an allocator of its own gets each output byte copied once into the
+ * memory that allocator gives.
  */
 class CopyDisciplineTest
 {
@@ -101,7 +104,7 @@ class CopyDisciplineTest
     }
 
     @Test
-    void aLargerBatchIsAssembledIntoStagingAndScatteredOncePerResponse() throws Exception
+    void aLargerBatchWithItsOwnAllocatorIsAssembledIntoStagingAndScatteredOncePerResponse() throws Exception
     {
         try (InferenceCore core = TestModels.core(recording, TestModels.recording("zc3", 8, "dynamic_batching {"
             + " default_queue_policy { max_queue_size: 10 } }")))
@@ -130,6 +133,39 @@ class CopyDisciplineTest
                 assertEquals(1, ra.output("OUTPUT0").data().getAtIndex(ValueLayout.JAVA_INT, 1));
             }
             assertEquals(2, allocator.released.get());
+        }
+    }
+
+    @Test
+    void aLargerBatchOfPooledResponsesIsNotCopiedAfterTheRun() throws Exception
+    {
+        final PooledResponseAllocator pool = new PooledResponseAllocator();
+        try (InferenceCore core = InferenceCore.open(TestModels.options(TestModels.recording("zc4", 8,
+            "dynamic_batching { default_queue_policy { max_queue_size: 10 } }")).backend(recording)
+            .responseAllocator(pool).build()))
+        {
+            final var recorder = recording.recorder("zc4");
+            final var gate = core.submit(tagged("zc4", GATE, 1));
+            recorder.awaitGateReached();
+            final var fa = core.submit(tagged("zc4", 1, 2));
+            final var fb = core.submit(tagged("zc4", 2, 3));
+            recorder.openGate();
+            await(gate).close();
+            final InferenceResponse ra = await(fa);
+            final InferenceResponse rb = await(fb);
+            assertEquals(List.of(1, 1, 2, 2, 2), recorder.batches.get(1));
+            final MemorySegment a = ra.output("OUTPUT0").data();
+            final MemorySegment b = rb.output("OUTPUT0").data();
+            assertEquals(8, a.byteSize());
+            assertEquals(a.address() + 8, b.address(), "both responses are rows of the one output the engine wrote");
+            assertEquals(List.of(1, 1), List.of(a.getAtIndex(ValueLayout.JAVA_INT, 0),
+                a.getAtIndex(ValueLayout.JAVA_INT, 1)));
+            assertEquals(2, b.getAtIndex(ValueLayout.JAVA_INT, 2));
+            final long before = pool.sharedReturns();
+            ra.close();
+            assertEquals(before, pool.sharedReturns(), "still held by the other response");
+            rb.close();
+            assertEquals(before + 1, pool.sharedReturns(), "returned to the pool once, by the last response");
         }
     }
 }

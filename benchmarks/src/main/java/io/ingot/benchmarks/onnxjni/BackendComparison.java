@@ -6,6 +6,8 @@ import io.ingot.api.IdleMode;
 import io.ingot.api.InferenceCore;
 import io.ingot.api.ModelControlMode;
 import io.ingot.api.ModelStatistics;
+import io.ingot.instance.HostCopies;
+import io.ingot.instance.PooledResponseAllocator;
 import io.ingot.onnx.OnnxBackendFactory;
 import io.ingot.onnx.writer.Attributes;
 import io.ingot.onnx.writer.Dim;
@@ -35,11 +37,17 @@ import java.util.Map;
  * round to round. Ingot's two backends serve the same file with the same configuration (dynamic batching, two
  * instances sharing one session, one intra-op thread; the direct baseline uses one intra-op thread too).
  *
+ * <p>A fourth target, {@code ingot_ffm_own}, is the FFM backend's model driven by requests that bring their own
+ * response allocator (a {@link PooledResponseAllocator} of their own, not the core's): the runtime then copies each
+ * output byte of a batch of two or more from staging into the response, as it did for every request before batches'
+ * outputs were shared (commit 550b097), so the copy the shared outputs save is measured in the same run.
+ *
  * <p>Per measurement it records throughput, latency percentiles, the batch sizes the core formed, and the bytes
- * copied per request: the runtime's host copies (a request of a batch of two or more has its input bytes copied into
- * the staging buffer and its output bytes copied from staging into its response; a batch of one is passed through and
- * written in place), counted from the core's per-batch-size statistics, plus the bytes each backend copied after its
- * runs (its own counter). Writes one line per measurement to stdout and a TSV to {@code --out}.
+ * copied per request: the runtime's host copies, input and output ({@link HostCopies}: a request of a batch of two or
+ * more has its input bytes copied into the staging buffer; its output bytes are written in place into response memory
+ * that the responses share, or, for a request with its own allocator, copied from staging into its response; a batch
+ * of one is passed through and written in place), plus the bytes each backend copied after its runs (its own
+ * counter). Writes one line per measurement to stdout and a TSV to {@code --out}.
  *
  * <p>Workloads: {@code minilm} and {@code resnet50} (the example repository's files), and {@code concat}, a model
  * written here whose output size only the run can tell (the path where the JNI backend copied each output byte twice
@@ -52,7 +60,7 @@ import java.util.Map;
 public final class BackendComparison
 {
     private record Workload(String model, String config, Path file, Map<String, long[]> shapes,
-        Map<String, String> values, long inputBytes, long outputBytes, long windowMs)
+        Map<String, String> values, long windowMs)
     {
     }
 
@@ -105,26 +113,31 @@ public final class BackendComparison
         }
         final List<String> lines = new ArrayList<>();
         lines.add(String.join("\t", "model", "target", "concurrency", "round", "infer_per_s", "p50_us", "p99_us",
-            "avg_batch", "runtime_copied_bytes_per_request", "backend_copied_bytes_per_request"));
+            "avg_batch", "runtime_copied_bytes_per_request", "backend_copied_bytes_per_request",
+            "runtime_input_copied_bytes_per_request", "runtime_output_copied_bytes_per_request"));
         try (InferenceCore core = InferenceCore.open(builder.build()))
         {
             for (final Workload w : workloads)
             {
                 final InProcessTarget ffm = new InProcessTarget(core, repository.toString(), w.model() + "_ffm", "");
                 final InProcessTarget jni = new InProcessTarget(core, repository.toString(), w.model() + "_jni", "");
+                final InProcessTarget own = new InProcessTarget(core, repository.toString(), w.model() + "_ffm", "")
+                    .responseAllocator(new PooledResponseAllocator());
                 try (OrtDirectTarget direct = new OrtDirectTarget(w.file(), 1))
                 {
                     for (final int n : levels)
                     {
                         for (int round = 0; round < rounds; round++)
                         {
-                            final List<LoadTarget> order = new ArrayList<>(List.of(ffm, jni, direct));
+                            final List<LoadTarget> order = new ArrayList<>(List.of(ffm, jni, direct, own));
                             java.util.Collections.rotate(order, round);
                             for (final LoadTarget target : order)
                             {
-                                final String served = target == ffm ? w.model() + "_ffm"
+                                final String served = target == ffm || target == own ? w.model() + "_ffm"
                                     : target == jni ? w.model() + "_jni" : null;
-                                lines.add(measure(core, w, target, served, n, round));
+                                final String label = target == own ? "ingot_ffm_own" : served == null ? "ort_direct"
+                                    : served.endsWith("_jni") ? "ingot_jni" : "ingot_ffm";
+                                lines.add(measure(core, w, target, served, label, n, round));
                                 System.out.println(lines.getLast());
                                 Files.write(out.resolve(options.getOrDefault("file", "onnx-backends.tsv")), lines);
                             }
@@ -153,17 +166,15 @@ public final class BackendComparison
                 output [ { name: "last_hidden_state" data_type: TYPE_FP32 dims: [ -1, 384 ] } ]"""),
                 examples.resolve("minilm/1/model.onnx"), Map.of("input_ids", new long[] {64}, "attention_mask",
                 new long[] {64}, "token_type_ids", new long[] {64}), Map.of("attention_mask", "1", "token_type_ids",
-                "0"), 3 * 64 * 8, 64 * 384 * 4, windowMs);
+                "0"), windowMs);
             case "resnet50" -> new Workload(model, common.formatted("%s", "%s", 8, """
                 input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
                 output [ { name: "logits" data_type: TYPE_FP32 dims: [ 1000 ] } ]"""),
-                examples.resolve("resnet50/1/model.onnx"), Map.of(), Map.of(), 3 * 224 * 224 * 4, 1000 * 4,
-                2 * windowMs);
+                examples.resolve("resnet50/1/model.onnx"), Map.of(), Map.of(), 2 * windowMs);
             case "concat" -> new Workload(model, common.formatted("%s", "%s", 16, """
                 input [ { name: "X" data_type: TYPE_FP32 dims: [ -1 ] } ]
                 output [ { name: "Y" data_type: TYPE_FP32 dims: [ -1 ] } ]"""), concatModel(),
-                Map.of("X", new long[] {CONCAT_ELEMENTS}), Map.of(), CONCAT_ELEMENTS * 4, 2 * CONCAT_ELEMENTS * 4,
-                windowMs);
+                Map.of("X", new long[] {CONCAT_ELEMENTS}), Map.of(), windowMs);
             default -> throw new IllegalArgumentException("unknown model " + model + " (minilm, resnet50, concat)");
         };
     }
@@ -191,14 +202,16 @@ public final class BackendComparison
     }
 
     private static String measure(final InferenceCore core, final Workload w, final LoadTarget target,
-        final String served, final int n, final int round)
+        final String served, final String label, final int n, final int round)
     {
         final LoadTarget.ModelInfo info = target.modelInfo();
         final RequestInputs inputs = RequestInputs.resolve(w.model(), "", info.maxBatchSize(), info.inputs(),
             info.outputs(), 1, w.shapes(), w.values(), 1);
         target.prepare(inputs);
-        final long[] before = served == null ? null : requestsByBatch(core, served);
+        final long before = served == null ? 0 : requestsByBatch(core, served);
         final long copiedBefore = copiedAfterRuns(served);
+        final long inputBefore = HostCopies.inputBytes();
+        final long outputBefore = HostCopies.outputBytes();
         final LoadProfiler profiler = new LoadProfiler(target, LoadProfiler.Mode.CONCURRENCY, 1,
             new LoadProfiler.Settings(2000, w.windowMs(), 15, 3, "avg", new Arrivals.Constant(), 16, 0),
             (index, phase) ->
@@ -209,20 +222,29 @@ public final class BackendComparison
         }).getFirst();
         String runtimeCopies = "n/a";
         String backendCopies = "n/a";
+        String inputCopies = "n/a";
+        String outputCopies = "n/a";
         if (served != null)
         {
-            final long[] after = requestsByBatch(core, served);
-            final long requests = after[0] - before[0];
-            final long batched = after[1] - before[1];
-            runtimeCopies = Long.toString(requests == 0 ? 0 : batched * (w.inputBytes() + w.outputBytes()) / requests);
-            backendCopies = Long.toString(requests == 0 ? 0 : (copiedAfterRuns(served) - copiedBefore) / requests);
+            final long requests = requestsByBatch(core, served) - before;
+            final long input = HostCopies.inputBytes() - inputBefore;
+            final long output = HostCopies.outputBytes() - outputBefore;
+            runtimeCopies = perRequest(input + output, requests);
+            inputCopies = perRequest(input, requests);
+            outputCopies = perRequest(output, requests);
+            backendCopies = perRequest(copiedAfterRuns(served) - copiedBefore, requests);
         }
-        final String label = served == null ? "ort_direct" : served.endsWith("_jni") ? "ingot_jni" : "ingot_ffm";
         return String.join("\t", w.model(), label, Integer.toString(n), Integer.toString(round),
             String.format(Locale.ROOT, "%.1f", r.inferencesPerSecond()),
             String.format(Locale.ROOT, "%.0f", r.latencyUs().p50()),
             String.format(Locale.ROOT, "%.0f", r.latencyUs().p99()),
-            String.format(Locale.ROOT, "%.2f", r.averageBatchSize()), runtimeCopies, backendCopies);
+            String.format(Locale.ROOT, "%.2f", r.averageBatchSize()), runtimeCopies, backendCopies, inputCopies,
+            outputCopies);
+    }
+
+    private static String perRequest(final long bytes, final long requests)
+    {
+        return Long.toString(requests == 0 ? 0 : bytes / requests);
     }
 
     private static long copiedAfterRuns(final String served)
@@ -235,20 +257,17 @@ public final class BackendComparison
             : OnnxBackendFactory.bytesCopiedAfterRuns();
     }
 
-    /** @return {requests executed, requests executed in batches of two or more} so far */
-    private static long[] requestsByBatch(final InferenceCore core, final String model)
+    /** @return the requests (batch rows) the model executed so far */
+    private static long requestsByBatch(final InferenceCore core, final String model)
     {
         long all = 0;
-        long batched = 0;
         for (final ModelStatistics statistics : core.modelStatistics(model, -1))
         {
             for (final BatchStatistics batch : statistics.batchStats())
             {
-                final long requests = batch.batchSize() * batch.computeInfer().count();
-                all += requests;
-                batched += batch.batchSize() > 1 ? requests : 0;
+                all += batch.batchSize() * batch.computeInfer().count();
             }
         }
-        return new long[] {all, batched};
+        return all;
     }
 }
