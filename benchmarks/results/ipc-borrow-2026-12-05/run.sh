@@ -15,6 +15,10 @@ source tools/java-env.sh
 BASE="$(cd "$1" && pwd)"
 ALTERNATIONS="${2:-4}"
 ROUNDS="${3:-3}"
+# Each server is fresh: 20,000 unmeasured requests per transport let its JIT finish compiling the path first (with the
+# script's default 1,000, a fresh server's compiler threads took CPU during the measured round: p50 42-45 us instead
+# of 24 us).
+WARMUP="${WARMUP:-20000}"
 OUT=benchmarks/results/ipc-borrow-2026-12-05
 REPO="$(mktemp -d)"
 trap 'rm -rf "$REPO"' EXIT
@@ -31,9 +35,9 @@ serve_and_measure() {  # $1 label, $2 checkout, $3 alternation
     --metrics-port -1 --ipc "$name") > "$OUT/server-$label-$n.log" 2>&1 &
   server=$!
   for _ in $(seq 1 120); do curl -sf "localhost:$port/v2/health/ready" > /dev/null && break; kill -0 "$server" || { echo "server $label-$n did not start" >&2; exit 1; }; sleep 0.5; done
-  echo "+ python3 benchmarks/python/transport_latency.py --ipc $name --http 127.0.0.1:$port --floor --rounds 1 --json $OUT/python-$label-$n.json  # $tree" >> "$OUT/commands.txt"
+  echo "+ python3 benchmarks/python/transport_latency.py --ipc $name --http 127.0.0.1:$port --floor --rounds 1 --warmup $WARMUP --json $OUT/python-$label-$n.json  # $tree" >> "$OUT/commands.txt"
   /usr/bin/python3 benchmarks/python/transport_latency.py --ipc "$name" --http "127.0.0.1:$port" --floor \
-    --rounds 1 --json "$OUT/python-$label-$n.json" 2>&1 | tee "$OUT/python-$label-$n.log"
+    --rounds 1 --warmup "$WARMUP" --json "$OUT/python-$label-$n.json" 2>&1 | tee "$OUT/python-$label-$n.log"
   kill "$server" 2>/dev/null || true; wait "$server" || true
 }
 
