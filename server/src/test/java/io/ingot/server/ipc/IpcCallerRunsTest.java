@@ -61,11 +61,12 @@ class IpcCallerRunsTest
             final List<String> lent = recording.recorder("lent").threads;
             final int first = lent.indexOf(ipcThread);
             assertTrue(first >= 0 && first < REQUESTS / 3, "the IPC thread ran the idle instance's batches: " + lent);
-            for (final String thread : lent.subList(first, lent.size()))
-            {
-                // Once the IPC thread ran a batch, the instance's thread is never woken again: it stays asleep.
-                assertEquals(ipcThread, thread, "every later batch too: " + lent);
-            }
+            // Once the IPC thread ran a batch, it runs the later ones too, the instance's thread asleep — except after
+            // a batch that took over 1 ms (a preempted one, on a loaded machine), whose successor the instance's own
+            // thread runs (InstanceAgent.QUICK_BATCH_NS). So most, not all, later batches are the IPC thread's.
+            final long onIpcThread = lent.subList(first, lent.size()).stream().filter(ipcThread::equals).count();
+            assertTrue(onIpcThread * 4 >= (lent.size() - first) * 3L,
+                "at least three quarters of the later batches ran on the IPC thread: " + lent);
             for (final String thread : recording.recorder("owned").threads)
             {
                 assertTrue(thread.startsWith("ingot-instance-owned-"), thread);
