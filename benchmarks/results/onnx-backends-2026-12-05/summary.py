@@ -2,12 +2,13 @@
 """BackendComparison's onnx-backends*.tsv (with the ingot_ffm_own target) as Markdown: medians over rounds, and each
 ratio as the median of the ratios of two measurements of the same run and round (they ran back to back, so they saw
 the same machine load). Bytes copied are measured (the runtime's HostCopies, input + output, and each backend's own
-counter), per request; the median over rounds."""
-import csv, statistics, glob, os
+counter), per request; the median over rounds. An argument restricts it to the TSV files it matches (a glob
+relative to this folder, e.g. onnx-backends-run3.tsv)."""
+import csv, statistics, glob, os, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 cells, pairs = {}, {}
-for path in sorted(glob.glob(os.path.join(here, "onnx-backends*.tsv"))):
+for path in sorted(glob.glob(os.path.join(here, sys.argv[1] if len(sys.argv) > 1 else "onnx-backends*.tsv"))):
     with open(path) as f:
         for r in csv.DictReader(f, delimiter="\t"):
             key = (r["model"], int(r["concurrency"]))
