@@ -90,31 +90,25 @@ final class VersionDelivery implements ResponseDelivery
                 {
                     continue;
                 }
+                final InferenceBatch.Completion completion = storable(request, response);
+                if (completion == null)
+                {
+                    deliver(request, response, true);
+                    continue;
+                }
                 if (caching != null)
                 {
                     caching.offer(request, response);
                 }
-                if (ordered != null && request.orderSequence != PendingRequest.NO_ORDER)
+                if (completion.batch() != group)
                 {
-                    ordered.complete(request, response);
+                    countStored(group, stored);
+                    group = completion.batch();
+                    stored = 0;
                 }
-                else if (response != null && request.stream == null
-                    && request.listener instanceof InferenceBatch.Completion completion)
-                {
-                    if (completion.batch() != group)
-                    {
-                        countStored(group, stored);
-                        group = completion.batch();
-                        stored = 0;
-                    }
-                    endFlight(request);
-                    completion.store(response);
-                    stored++;
-                }
-                else
-                {
-                    finish(request, response);
-                }
+                endFlight(request);
+                completion.store(response);
+                stored++;
             }
         }
         finally
@@ -122,6 +116,17 @@ final class VersionDelivery implements ResponseDelivery
             // Stored responses are counted whatever happened after them, or their batch would never be done.
             countStored(group, stored);
         }
+    }
+
+    /**
+     * @return the request's {@link InferenceBatch} completion when its final may be stored and counted with others of
+     *     its batch, or {@code null}: it takes {@link #deliver}'s way (a stream, an ordered final, no response)
+     */
+    private InferenceBatch.Completion storable(final PendingRequest request, final InferenceResponse response)
+    {
+        final boolean waitsForOrder = ordered != null && request.orderSequence != PendingRequest.NO_ORDER;
+        return response != null && request.stream == null && !waitsForOrder
+            && request.listener instanceof InferenceBatch.Completion completion ? completion : null;
     }
 
     private static void countStored(final InferenceBatch group, final int stored)

@@ -62,8 +62,6 @@ public final class InstanceAgent implements Agent, InstanceDuty
     private InstanceClaim claim;
     /** Set while a formed batch waits for the rate limiter's grant. */
     private boolean awaitingGrant;
-    /** Whether callers may run this instance's batches ({@link #lend()}): then each batch is timed. */
-    private boolean lent;
 
     /**
      * @param scheduler the model's scheduler
@@ -112,7 +110,6 @@ public final class InstanceAgent implements Agent, InstanceDuty
     {
         if (claim == null)
         {
-            lent = true;
             seat.lend(this);
         }
     }
@@ -290,6 +287,8 @@ public final class InstanceAgent implements Agent, InstanceDuty
 
     private int executeBatch()
     {
+        // A lent instance times every batch: whether the next may run on a caller's thread depends on it.
+        final boolean lent = seat.isLent();
         final boolean timed = reportsBatches || lent;
         final long startNs = timed ? scheduler.clock().nanoTime() : 0;
         try

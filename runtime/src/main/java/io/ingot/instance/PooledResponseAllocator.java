@@ -60,14 +60,14 @@ public final class PooledResponseAllocator implements ResponseAllocator
         final int sizeClass = sizeClass(byteSize);
         if (sizeClass > MAX_CLASS)
         {
-            return new SharedOutput(this, -1, Arena.ofAuto().allocate(Math.max(byteSize, 1), ALIGNMENT));
+            return new SharedOutput(this, -1, newBlock(sizeClass, byteSize));
         }
         final SharedOutput pooled = sharedPools[sizeClass].poll();
         if (pooled != null)
         {
             return pooled;
         }
-        return new SharedOutput(this, sizeClass, Arena.ofAuto().allocate(1L << sizeClass, ALIGNMENT));
+        return new SharedOutput(this, sizeClass, newBlock(sizeClass, byteSize));
     }
 
     /**
@@ -100,7 +100,7 @@ public final class PooledResponseAllocator implements ResponseAllocator
         final int sizeClass = sizeClass(byteSize);
         if (sizeClass > MAX_CLASS)
         {
-            return Arena.ofAuto().allocate(Math.max(byteSize, 1), ALIGNMENT);
+            return newBlock(sizeClass, byteSize);
         }
         final MemorySegment pooled = pools[sizeClass].poll();
         if (pooled != null && pooled.byteSize() == byteSize)
@@ -111,7 +111,7 @@ public final class PooledResponseAllocator implements ResponseAllocator
         {
             return pooled.asSlice(0, byteSize);
         }
-        return Arena.ofAuto().allocate(1L << sizeClass, ALIGNMENT).asSlice(0, byteSize);
+        return newBlock(sizeClass, byteSize).asSlice(0, byteSize);
     }
 
     @Override
@@ -122,6 +122,16 @@ public final class PooledResponseAllocator implements ResponseAllocator
         {
             pools[sizeClass].offer(memory);
         }
+    }
+
+    /**
+     * A new block from an automatic arena: its whole size class, so that it can be pooled, or exactly
+     * {@code byteSize} (at least one byte) above the largest class, which is never pooled.
+     */
+    private static MemorySegment newBlock(final int sizeClass, final long byteSize)
+    {
+        final long size = sizeClass > MAX_CLASS ? Math.max(byteSize, 1) : 1L << sizeClass;
+        return Arena.ofAuto().allocate(size, ALIGNMENT);
     }
 
     private static int sizeClass(final long byteSize)
