@@ -24,7 +24,8 @@ import java.util.function.Consumer;
  *
  * <p><b>Memory order.</b> A slot is published with a release store of its item (a {@code TOMBSTONE} for
  * {@code null}) and read with an acquire load, so the consumer sees everything the producer wrote before publishing.
- * The consumer clears a slot before it advances {@code head} with a release store; a producer writes a slot only
+ * The consumer clears the slots a drain read, then advances {@code head} past them all with one release store (a
+ * drain reads at most one lap, so it never meets a slot it has not cleared yet); a producer writes a slot only
  * once it has read a {@code head} past the slot's previous lap (acquire), so it never overwrites an undrained item.
  * A producer may learn that {@code head} from the cache another producer filled: the cache is written with release
  * and read with acquire, so the chain from the consumer's clear to this producer's write stays ordered (with opaque
@@ -161,8 +162,9 @@ public final class RequestRing<E> extends RequestRingFields.PadAfterHead
     }
 
     /**
-     * Hands every item published so far to {@code sink}, in sequence order, skipping tombstones; stops at the first
-     * claimed slot not yet published. One thread at a time.
+     * Hands the items published so far to {@code sink}, in sequence order, skipping tombstones; stops at the first
+     * claimed slot not yet published, or after one lap (the ring's capacity). The slots it read are freed together
+     * when it returns (or when the sink throws: the item that threw counts as drained). One thread at a time.
      *
      * @param sink receives the items
      * @return the number of items handed over
@@ -170,25 +172,52 @@ public final class RequestRing<E> extends RequestRingFields.PadAfterHead
     @SuppressWarnings("unchecked")
     public int drain(final Consumer<? super E> sink)
     {
-        long head = (long)HEAD.getOpaque(this);
+        final long first = (long)HEAD.getOpaque(this);
+        // One lap at most: the slots are cleared after the loop, so a full ring's next lap would find its first item.
+        final long end = first + capacity;
+        long head = first;
         int count = 0;
-        while (true)
+        try
         {
-            final int index = (int)head & mask;
-            final Object item = SLOTS.getAcquire(slots, index);
-            if (item == null)
+            while (head != end)
             {
-                return count;
+                final Object item = SLOTS.getAcquire(slots, (int)head & mask);
+                if (item == null)
+                {
+                    return count;
+                }
+                head++;
+                if (item != TOMBSTONE)
+                {
+                    count++;
+                    sink.accept((E)item);
+                }
             }
-            slots[index] = null;
-            // Released after the clear: a producer that reads this head may write the slot.
-            HEAD.setRelease(this, ++head);
-            if (item != TOMBSTONE)
-            {
-                count++;
-                sink.accept((E)item);
-            }
+            return count;
         }
+        finally
+        {
+            release(first, head);
+        }
+    }
+
+    /**
+     * Frees the drained slots {@code [first, end)} at once: cleared, then {@code head} moved past them with one release
+     * store (a producer that reads it may write them). Clearing each slot as it is read wrote the line the producer
+     * was still publishing into once per item, and each write cost both threads a miss; a producer cannot reach these
+     * slots before the release, since they are a lap ahead of every claim that is not yet writable.
+     */
+    private void release(final long first, final long end)
+    {
+        if (end == first)
+        {
+            return;
+        }
+        for (long sequence = first; sequence < end; sequence++)
+        {
+            slots[(int)sequence & mask] = null;
+        }
+        HEAD.setRelease(this, end);
     }
 
     /**
@@ -200,6 +229,18 @@ public final class RequestRing<E> extends RequestRingFields.PadAfterHead
     public boolean hasPublished()
     {
         return SLOTS.getAcquire(slots, (int)(long)HEAD.getOpaque(this) & mask) != null;
+    }
+
+    /**
+     * Whether the slot half a lap past the next one to drain holds a published item: the consumer's look at how far
+     * its producers got, without reading the tail they all write. A consumer that lets items wait (its queue holds
+     * enough work) drains once this says the ring is half full, long before a producer finds it full.
+     *
+     * @return true when at least half the ring is published and waiting (racy: producers go on publishing)
+     */
+    public boolean isHalfFull()
+    {
+        return SLOTS.getAcquire(slots, (int)((long)HEAD.getOpaque(this) + (capacity >> 1)) & mask) != null;
     }
 
     /** @return true when nothing is waiting to be drained (claimed slots not yet published included) */

@@ -14,6 +14,47 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RequestRingTest
 {
     @Test
+    void aFullRingDrainsOneLapAndFreesItsSlotsForTheNextLap()
+    {
+        final RequestRing<Integer> ring = new RequestRing<>(4);
+        for (int i = 0; i < 4; i++)
+        {
+            ring.publish(i);
+        }
+        assertTrue(ring.isHalfFull());
+        final List<Integer> seen = new ArrayList<>();
+        assertEquals(4, ring.drain(seen::add), "one lap, each item once");
+        assertEquals(List.of(0, 1, 2, 3), seen);
+        assertFalse(ring.isHalfFull());
+        for (int i = 4; i < 8; i++)
+        {
+            assertTrue(ring.isWritable(ring.claim()), "the drained lap's slots are free again");
+        }
+    }
+
+    @Test
+    void aSinkThatThrowsConsumesTheItemItThrewOnAndLeavesTheRestForTheNextDrain()
+    {
+        final RequestRing<Integer> ring = new RequestRing<>(8);
+        for (int i = 0; i < 5; i++)
+        {
+            ring.publish(i);
+        }
+        final List<Integer> seen = new ArrayList<>();
+        assertThrows(IllegalStateException.class, () -> ring.drain(item ->
+        {
+            seen.add(item);
+            if (item == 1)
+            {
+                throw new IllegalStateException("sink failed");
+            }
+        }));
+        assertEquals(3, ring.drain(seen::add));
+        assertEquals(List.of(0, 1, 2, 3, 4), seen, "nothing handed over twice, nothing lost");
+        assertTrue(ring.isEmpty());
+    }
+
+    @Test
     void drainsInPublicationOrder()
     {
         final RequestRing<Integer> ring = new RequestRing<>(8);

@@ -288,7 +288,9 @@ public final class ModelScheduler extends ModelSchedulerFields.PadAfter
     }
 
     /**
-     * Role holder: drains the ring into the policy and asks it what the free instance runs.
+     * Role holder: drains the ring into the policy and asks it what the free instance runs. The ring is left for a
+     * later decision while the policy {@link BatchPolicy#holdsNextBatch holds the next batch} already and the ring
+     * is less than half full; a sweep (a cancellation, a stop) always drains first, so that it sees every request.
      *
      * @param instance the free instance's index
      * @param batch    receives the batch or the time to ask again
@@ -297,9 +299,19 @@ public final class ModelScheduler extends ModelSchedulerFields.PadAfter
      */
     public int decide(final int instance, final FormedBatch batch, final EndedRequests ended)
     {
-        clearSweepRequest();
-        ring.drain(intake);
-        final int status = policy.decide(clock.nanoTime(), instance, batch, ended);
+        final boolean sweep = clearSweepRequest();
+        if (sweep || !policy.holdsNextBatch() || ring.isHalfFull())
+        {
+            ring.drain(intake);
+        }
+        final long nowNs = clock.nanoTime();
+        if (sweep)
+        {
+            // A cancellation asked for it: the policy finds cancelled requests only by a sweep, so that deciding reads
+            // no line of a request its caller may write (the flag sits with the request's flight).
+            policy.sweep(nowNs, ended);
+        }
+        final int status = policy.decide(nowNs, instance, batch, ended);
         final int left = policy.queuedRequests();
         publishQueued(left);
         if (left == 0 && refusing)
@@ -440,13 +452,17 @@ public final class ModelScheduler extends ModelSchedulerFields.PadAfter
      * when set, because the flag sits on the line every producer reads on every submit, and a volatile store is a
      * fence: clearing it unconditionally cost every batch a fence and every producer a miss. A request set after the
      * look stays set and brings the holder back.
+     *
+     * @return whether a sweep was asked for
      */
-    private void clearSweepRequest()
+    private boolean clearSweepRequest()
     {
         if (sweepRequested)
         {
             sweepRequested = false;
+            return true;
         }
+        return false;
     }
 
     /**

@@ -29,8 +29,8 @@ import java.lang.invoke.VarHandle;
  * ({@link #lastBatchQuick}).
  *
  * <p><b>Fields.</b> The two flags, {@code following} and {@code called}, and the token, {@code runner} (volatile),
- * are declared in {@link SeatFields} on a cache line of their own; the bell and the duty are the fields below.
- * Thread-safe.
+ * are declared in {@link SeatFields}, the flags on one cache line and the token on another; the bell and the duty
+ * are the fields below. Thread-safe.
  */
 public final class Seat extends SeatFields.PadAfter
 {
@@ -47,7 +47,7 @@ public final class Seat extends SeatFields.PadAfter
     {
         try
         {
-            RUNNER = MethodHandles.lookup().findVarHandle(SeatFields.Hot.class, "runner", int.class);
+            RUNNER = MethodHandles.lookup().findVarHandle(SeatFields.Token.class, "runner", int.class);
         }
         catch (final ReflectiveOperationException ex)
         {

@@ -3,10 +3,10 @@ package io.ingot.dispatch;
 import io.ingot.agent.CacheLinePadding;
 
 /**
- * The flags of a {@link Seat} between cache-line padding (Agrona's manner, as {@link ModelSchedulerFields}). Producers
- * read a busy model's seats on every submit that finds no watcher; without the padding the seat shares a line with
- * whatever was allocated next to it — the owning instance's own fields, which it writes on every batch — and each of
- * those reads misses.
+ * The flags and the run token of a {@link Seat}, each between cache-line padding (Agrona's manner, as
+ * {@link ModelSchedulerFields}). Producers read a busy model's seats on every submit that finds no watcher; without
+ * the padding the seat shares a line with whatever was allocated next to it — the owning instance's own fields,
+ * which it writes on every batch — and each of those reads misses.
  */
 final class SeatFields
 {
@@ -19,12 +19,30 @@ final class SeatFields
     {
         volatile boolean following;
         volatile boolean called;
+    }
+
+    /** 64 bytes between the flags and the token. */
+    abstract static class PadBetween extends Hot
+    {
+        byte p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
+        byte p016, p017, p018, p019, p020, p021, p022, p023, p024, p025, p026, p027, p028, p029, p030, p031;
+        byte p032, p033, p034, p035, p036, p037, p038, p039, p040, p041, p042, p043, p044, p045, p046, p047;
+        byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
+    }
+
+    /**
+     * The run token, on a line of its own: the owning instance writes it twice per pass (takes and frees it), and on
+     * the flags' line those writes took the line from every producer that had just read the flags, and cost the
+     * instance a miss per pass when it took the token back.
+     */
+    abstract static class Token extends PadBetween
+    {
         /** Who runs the instance's step: {@code Seat.FREE}, {@code Seat.OWNER} or {@code Seat.BORROWED}. */
         volatile int runner;
     }
 
-    /** 64 bytes after them. */
-    abstract static class PadAfter extends Hot
+    /** 64 bytes after it. */
+    abstract static class PadAfter extends Token
     {
         byte p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p110, p111, p112, p113, p114, p115;
         byte p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127, p128, p129, p130, p131;

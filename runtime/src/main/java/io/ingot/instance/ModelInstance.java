@@ -13,6 +13,7 @@ import io.ingot.device.PinnedAllocator;
 import io.ingot.scheduler.FormedBatch;
 import io.ingot.scheduler.PendingRequest;
 import io.ingot.stats.StatsCell;
+import io.ingot.stats.SucceededRequests;
 import io.ingot.time.NanoClock;
 
 import java.lang.System.Logger;
@@ -47,6 +48,10 @@ public final class ModelInstance implements AutoCloseable
     private final String name;
     private final Engine engine;
     private final StatsCell stats;
+    /** The successful requests of the batch being recorded, summed (reused). */
+    private final SucceededRequests succeeded = new SucceededRequests();
+    /** Output bytes the batch being answered copied from staging into responses, for {@link HostCopies}. */
+    private long outputBytesCopied;
     private final boolean batchDimension;
     private final AssembledBatch staging;
     /** How a decoupled model's batch runs, or {@code null}: the one-response path below is the only check. */
@@ -163,6 +168,11 @@ public final class ModelInstance implements AutoCloseable
         {
             // Each response holds the shared outputs it got a slice of; the instance's own holds end here.
             staging.releaseSharedOutputs();
+            if (outputBytesCopied != 0)
+            {
+                HostCopies.output(outputBytesCopied);  // once per batch: the counter is process-wide
+                outputBytesCopied = 0;
+            }
         }
     }
 
@@ -219,7 +229,10 @@ public final class ModelInstance implements AutoCloseable
         }
     }
 
-    /** Records the batch and each of its requests in the instance's statistics cell, as one update. */
+    /**
+     * Records the batch and each of its requests in the instance's statistics cell, as one update; the successful
+     * requests summed first and added once.
+     */
     private void record(final FormedBatch payload, final Throwable failure, final boolean[] failed,
         final long computeStart, final long inputEnd, final long outputStart, final long end)
     {
@@ -228,6 +241,7 @@ public final class ModelInstance implements AutoCloseable
         final long outputNs = end - outputStart;
         stats.beginUpdate();
         stats.batchExecuted(payload.batchSize(), inputNs, inferNs, outputNs, clock.currentTimeMillis());
+        succeeded.clear();
         for (int r = 0; r < payload.count(); r++)
         {
             final PendingRequest pending = payload.get(r);
@@ -246,8 +260,7 @@ public final class ModelInstance implements AutoCloseable
             }
             else
             {
-                stats.requestSucceeded(pending.batchSize, end - pending.acceptedNs, computeStart - pending.acceptedNs,
-                    inputNs, inferNs, outputNs);
+                succeeded.add(pending.batchSize, end - pending.acceptedNs, computeStart - pending.acceptedNs);
             }
             final RequestTrace trace = pending.request.trace();
             if (trace != null)
@@ -255,6 +268,7 @@ public final class ModelInstance implements AutoCloseable
                 trace.computed(computeStart, inputEnd, outputStart, end);
             }
         }
+        stats.requestsSucceeded(succeeded, inputNs, inferNs, outputNs);
         stats.endUpdate();
     }
 
@@ -330,7 +344,7 @@ public final class ModelInstance implements AutoCloseable
                 }
                 final MemorySegment exact = target.byteSize() == length ? target : target.asSlice(0, length);
                 MemorySegment.copy(slot.data, start, exact, 0, length);
-                HostCopies.output(length);
+                outputBytesCopied += length;
                 ResponseAssembly.addOutput(response, slot.name, slot.dataType, slot.shape, slot.rank, exact,
                     target, allocator);
             }

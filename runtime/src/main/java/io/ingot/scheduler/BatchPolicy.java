@@ -46,14 +46,17 @@ public interface BatchPolicy
      * @param nowNs    the current time
      * @param instance the free instance's index among the model's instances
      * @param batch    receives the batch ({@link #DISPATCH}) or the time to ask again ({@link #WAIT}); cleared first
-     * @param ended    receives the requests that ended while deciding (timed out under REJECT, cancelled)
+     * @param ended    receives the requests that ended while deciding (timed out under REJECT); cancelled requests
+     *                 are ended by {@link #sweep}, which the role holder runs before deciding whenever a cancellation
+     *                 asked for one (a policy need not look for them here)
      * @return {@link #EMPTY}, {@link #DISPATCH}, {@link #WAIT} or {@link #YIELD}
      */
     int decide(long nowNs, int instance, FormedBatch batch, EndedRequests ended);
 
     /**
-     * Housekeeping while no instance is free, so that requests that must be answered are answered on time: ends
-     * cancelled requests and requests whose queue timeout expired under a REJECT policy.
+     * Housekeeping, so that requests that must be answered are answered on time: ends cancelled requests and requests
+     * whose queue timeout expired under a REJECT policy. The timekeeper sweeps while no instance is free; the role
+     * holder sweeps before {@link #decide} when a cancellation asked for a sweep.
      *
      * @param nowNs the current time
      * @param ended receives the ended requests
@@ -70,6 +73,19 @@ public interface BatchPolicy
 
     /** @return the number of queued requests */
     int queuedRequests();
+
+    /**
+     * Whether the batch the next {@link #decide} forms is settled by what is queued already, whatever arrives later:
+     * the requests are dispatched in arrival order (one priority level, no queue timeouts) and the queue holds a full
+     * batch. The role holder then leaves newer arrivals in the intake ring until the queue runs short, and drains them
+     * many at a time: each drain of a request just published reads a line its producer is still writing.
+     *
+     * @return true only when no later arrival can change the next batch; false by default
+     */
+    default boolean holdsNextBatch()
+    {
+        return false;
+    }
 
     /**
      * Whether the policy keeps deadlines of its own that must be kept while every instance is busy — a sequence

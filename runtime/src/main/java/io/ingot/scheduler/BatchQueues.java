@@ -54,9 +54,11 @@ final class BatchQueues
     }
 
     /**
-     * Walks the queues in queue order (levels by priority; in each, unexpired before delayed), ends what is cancelled
-     * or expired under REJECT, moves what expired under DELAY to its delayed queue, and records the longest prefix
-     * that may form one batch: up to {@code max_batch_size} and as long as every request is batchable with the first.
+     * Walks the queues in queue order (levels by priority; in each, unexpired before delayed), ends what expired
+     * under REJECT, moves what expired under DELAY to its delayed queue, and records the longest prefix that may form
+     * one batch: up to {@code max_batch_size} and as long as every request is batchable with the first. It does not
+     * look for cancellations ({@link #sweep} does, when a cancellation asks for one): the flag sits on a line the
+     * request's submitter writes, and reading it here cost the role holder a cache miss per queued request.
      *
      * @param nowNs the current time
      * @param ended receives the requests ended on the way
@@ -80,10 +82,6 @@ final class BatchQueues
                 while (index < deque.size())
                 {
                     final PendingRequest candidate = deque.get(index);
-                    if (endIfCancelled(queue, deque, index, ended))
-                    {
-                        continue;
-                    }
                     if (part == 0 && candidate.deadlineNs != 0 && nowNs > candidate.deadlineNs)
                     {
                         deque.removeAt(index);

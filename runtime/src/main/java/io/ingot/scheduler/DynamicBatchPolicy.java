@@ -19,6 +19,9 @@ public final class DynamicBatchPolicy extends QueuedBatchPolicy
     private final int maxPreferred;
     private final int[] preferred;
     private final long maxDelayNs;
+    private final int maxBatch;
+    /** One priority level and no queue timeout: requests leave the queue in the order they arrived. */
+    private final boolean arrivalOrder;
 
     /**
      * @param settings       the model's scheduling settings ({@code dynamic} must be true)
@@ -32,6 +35,19 @@ public final class DynamicBatchPolicy extends QueuedBatchPolicy
         this.maxPreferred = settings.maxPreferred();
         this.preferred = settings.preferredSizes();
         this.maxDelayNs = settings.maxDelayNs();
+        this.maxBatch = settings.maxBatchSize();
+        this.arrivalOrder = settings.priorityLevels() == 0 && !settings.hasTimeouts();
+    }
+
+    /**
+     * In arrival order, {@code max_batch_size} queued requests settle the next batch: every request counts at least 1,
+     * so the scan stops within them (the batch is full, or the next request does not fit or is not batchable) and
+     * dispatches at once, and a later arrival would queue behind them.
+     */
+    @Override
+    public boolean holdsNextBatch()
+    {
+        return arrivalOrder && queues.queued() >= maxBatch;
     }
 
     @Override

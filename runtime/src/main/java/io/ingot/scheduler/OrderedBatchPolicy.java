@@ -69,6 +69,12 @@ public final class OrderedBatchPolicy implements BatchPolicy
     }
 
     @Override
+    public boolean holdsNextBatch()
+    {
+        return policy.holdsNextBatch();
+    }
+
+    @Override
     public boolean learnsExecution()
     {
         return policy.learnsExecution();

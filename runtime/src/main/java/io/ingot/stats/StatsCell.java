@@ -99,6 +99,36 @@ public final class StatsCell
     }
 
     /**
+     * The successful requests of one batch, in one update: the same counters as {@link #requestSucceeded} for each of
+     * them, added once. Nothing when none succeeded.
+     *
+     * @param succeeded their sums
+     * @param inputNs   the batch's input time
+     * @param inferNs   the batch's engine time
+     * @param outputNs  the batch's output time
+     */
+    public void requestsSucceeded(final SucceededRequests succeeded, final long inputNs, final long inferNs,
+        final long outputNs)
+    {
+        final int requests = succeeded.requests;
+        if (requests == 0)
+        {
+            return;
+        }
+        addDurations(StatsLayout.SUCCESS, requests, succeeded.requestNs);
+        addDurations(StatsLayout.QUEUE, requests, succeeded.queueNs);
+        addDurations(StatsLayout.INPUT, requests, requests * inputNs);
+        addDurations(StatsLayout.INFER, requests, requests * inferNs);
+        addDurations(StatsLayout.OUTPUT, requests, requests * outputNs);
+        add(StatsLayout.MICROS, succeeded.requestMicros);
+        add(StatsLayout.MICROS + 1, succeeded.queueMicros);
+        add(StatsLayout.MICROS + 2, requests * (inputNs / 1000));
+        add(StatsLayout.MICROS + 3, requests * (inferNs / 1000));
+        add(StatsLayout.MICROS + 4, requests * (outputNs / 1000));
+        add(StatsLayout.INFERENCES, succeeded.inferences);
+    }
+
+    /**
      * A request was answered from the response cache: it counts as a success with its queue time (Triton's
      * statistics include hits in both), and as a cache hit with the lookup's time; no compute time.
      *
@@ -197,7 +227,12 @@ public final class StatsCell
 
     private void addDuration(final int kind, final long ns)
     {
-        add(StatsLayout.DURATIONS + kind * 2, 1);
+        addDurations(kind, 1, ns);
+    }
+
+    private void addDurations(final int kind, final long count, final long ns)
+    {
+        add(StatsLayout.DURATIONS + kind * 2, count);
         add(StatsLayout.DURATIONS + kind * 2 + 1, ns);
     }
 

@@ -43,14 +43,19 @@ class ModelSchedulerTest
 
     private ModelScheduler scheduler(final String dynamicBatching)
     {
+        return scheduler(dynamicBatching, RING);
+    }
+
+    private ModelScheduler scheduler(final String dynamicBatching, final int ringSize)
+    {
         final ModelConfig config = TestModels.config("name: 'm' max_batch_size: 8"
             + " input [{ name: 'IN' data_type: TYPE_INT32 dims: [1] }]"
             + " output [{ name: 'OUT' data_type: TYPE_INT32 dims: [1] }] " + dynamicBatching);
         final SchedulerSettings settings = SchedulerSettings.of(config);
         admission = new LevelAdmission(settings);
         final BatchPolicy policy = new DynamicBatchPolicy(settings, true, admission);
-        final ModelScheduler scheduler = new ModelScheduler("m", settings, policy, admission, RING, NanoClock.SYSTEM,
-            new Timekeeper(timekeeperBell, NanoClock.SYSTEM));
+        final ModelScheduler scheduler = new ModelScheduler("m", settings, policy, admission, ringSize,
+            NanoClock.SYSTEM, new Timekeeper(timekeeperBell, NanoClock.SYSTEM));
         scheduler.seat(seats);
         return scheduler;
     }
@@ -338,5 +343,85 @@ class ModelSchedulerTest
         assertEquals(ErrorCode.UNAVAILABLE, refused.code());
         assertEquals("[request id: <id_unknown>] Server is stopping, scheduler for model has stopped accepting new"
             + " inference requests", refused.getMessage());
+    }
+
+    @Test
+    void aCancellationIsSweptBeforeTheNextDecisionSoTheCancelledRequestIsNeverBatched()
+    {
+        final ModelScheduler scheduler = scheduler(immediate(""));
+        final List<PendingRequest> requests = List.of(pending("a"), pending("b"), pending("c"));
+        requests.forEach(scheduler::submit);
+        requests.get(1).request.cancel();
+        scheduler.requestSweep();  // what the request's cancel hook runs
+
+        final FormedBatch batch = new FormedBatch(8);
+        final EndedRequests ended = new EndedRequests();
+        assertTrue(scheduler.tryAcquireRole(1));
+        assertEquals(BatchPolicy.DISPATCH, scheduler.decide(0, batch, ended));
+        assertEquals(List.of("a", "c"), ids(batch));
+        assertEquals(1, ended.count());
+        assertEquals("b", ended.request(0).request.id());
+        assertEquals(Ending.CANCELLED, ended.ending(0));
+    }
+
+    @Test
+    void whileAFullBatchIsQueuedLaterArrivalsWaitInTheRingAndBatchesKeepArrivalOrder()
+    {
+        final ModelScheduler scheduler = scheduler(immediate(""), 64);
+        int next = 0;
+        for (; next < 20; next++)
+        {
+            scheduler.submit(pending("r" + next));
+        }
+        final FormedBatch batch = new FormedBatch(8);
+        final EndedRequests ended = new EndedRequests();
+        assertTrue(scheduler.tryAcquireRole(1));
+        assertEquals(BatchPolicy.DISPATCH, scheduler.decide(0, batch, ended));
+        assertEquals(12, scheduler.queuedRequests(), "an empty queue drains the whole ring first");
+        for (; next < 23; next++)
+        {
+            scheduler.submit(pending("r" + next));
+        }
+
+        assertEquals(BatchPolicy.DISPATCH, scheduler.decide(0, batch, ended));
+        assertEquals(List.of("r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"), ids(batch));
+        assertEquals(7, scheduler.queuedRequests(), "accepted and not yet in a batch: 4 queued, 3 in the ring");
+        assertTrue(scheduler.hasNews(), "12 queued settled this batch: the 3 new ones still wait in the ring");
+
+        assertEquals(BatchPolicy.DISPATCH, scheduler.decide(0, batch, ended));
+        assertEquals(List.of("r16", "r17", "r18", "r19", "r20", "r21", "r22"), ids(batch),
+            "a queue short of a full batch drains the ring: the later arrivals follow in order");
+        assertEquals(0, ended.count());
+    }
+
+    @Test
+    void withPriorityLevelsEveryDecisionDrainsTheRingSoALaterUrgentRequestRunsNext()
+    {
+        final ModelScheduler scheduler = scheduler(
+            immediate("priority_levels: 2 default_priority_level: 2"), 64);
+        for (int i = 0; i < 20; i++)
+        {
+            scheduler.submit(pending("low" + i));
+        }
+        final FormedBatch batch = new FormedBatch(8);
+        final EndedRequests ended = new EndedRequests();
+        assertTrue(scheduler.tryAcquireRole(1));
+        assertEquals(BatchPolicy.DISPATCH, scheduler.decide(0, batch, ended));
+        final PendingRequest urgent = pending("urgent");
+        urgent.request.priority(1);
+        scheduler.submit(urgent);
+
+        assertEquals(BatchPolicy.DISPATCH, scheduler.decide(0, batch, ended));
+        assertEquals("urgent", batch.get(0).request.id(), "a higher level goes first, as in Triton");
+    }
+
+    private static List<String> ids(final FormedBatch batch)
+    {
+        final List<String> ids = new ArrayList<>();
+        for (int i = 0; i < batch.count(); i++)
+        {
+            ids.add(batch.get(i).request.id());
+        }
+        return ids;
     }
 }

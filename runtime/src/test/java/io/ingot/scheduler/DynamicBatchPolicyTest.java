@@ -107,6 +107,14 @@ class DynamicBatchPolicyTest
             return policy.decide(now, instance, batch, ended);
         }
 
+        /** A cancellation asked for a sweep: the role holder sweeps, then the free instance asks (instance 0). */
+        int sweepAndDecide()
+        {
+            ended.clear();
+            policy.sweep(now, ended);
+            return policy.decide(now, 0, batch, ended);
+        }
+
         /** @return the delivery sequences of the batch's requests, in order */
         List<Long> orderSequences()
         {
@@ -572,7 +580,7 @@ class DynamicBatchPolicyTest
             h.now += 2 * MS;
             h.submit(3, 1);
             cancelled.request.cancel();
-            assertEquals(BatchPolicy.DISPATCH, h.decide());
+            assertEquals(BatchPolicy.DISPATCH, h.sweepAndDecide());
             assertEquals(List.of("r3"), h.ids());
             assertEquals(List.of(0L), h.orderSequences(), "the first request dequeued into a batch takes slot 0");
             assertEquals(List.of("r1:CANCELLED", "r2:TIMED_OUT"), h.endedIds());
@@ -632,7 +640,7 @@ class DynamicBatchPolicyTest
             final PendingRequest cancelled = h.submit(2, 1);
             h.submit(3, 1);
             cancelled.request.cancel();
-            assertEquals(BatchPolicy.DISPATCH, h.decide());
+            assertEquals(BatchPolicy.DISPATCH, h.sweepAndDecide());
             assertEquals(List.of("r1", "r3"), h.ids());
             assertEquals(List.of("r2:CANCELLED"), h.endedIds());
         }

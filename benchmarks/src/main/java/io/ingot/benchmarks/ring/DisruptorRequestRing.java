@@ -226,6 +226,15 @@ public class DisruptorRequestRing<E>
         return ring.isAvailable(poller.getSequence().get() + 1);
     }
 
+    /**
+     * @return whether the sequence half a lap past the next one to drain is published (the availability buffer, as
+     *     the core's ring looks at its slot)
+     */
+    public boolean isHalfFull()
+    {
+        return ring.isAvailable(poller.getSequence().get() + 1 + (ring.getBufferSize() >> 1));
+    }
+
     /** @return true when nothing is waiting to be drained (claimed slots not yet published included) */
     public boolean isEmpty()
     {

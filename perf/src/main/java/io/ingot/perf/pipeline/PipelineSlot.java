@@ -9,16 +9,16 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One caller's reusable request to a {@link Pipeline}: an input row and the memory its output row is written to, and
  * its completion. Every pipeline under comparison completes slots the same way — the completing thread unparks the
- * caller only if it parked — so the comparison measures the pipelines, not their callers. One caller at a time.
+ * caller only if it parked — so the comparison measures the pipelines, not their callers. The completion fields
+ * ({@code done}, {@code failure}) are in {@link PipelineSlotFields}, on a cache line of their own. One caller at a
+ * time.
  */
-public final class PipelineSlot
+public final class PipelineSlot extends PipelineSlotFields.PadAfter
 {
     private final MemorySegment input;
     private final MemorySegment output;
     private final Object attachment;
     private final ParkingWaiter parking = new ParkingWaiter();
-    private volatile boolean done = true;
-    private volatile String failure;
 
     /**
      * @param input      the request's input row
