@@ -307,8 +307,8 @@ public final class ModelScheduler extends ModelSchedulerFields.PadAfter
         final long nowNs = clock.nanoTime();
         if (sweep)
         {
-            // A cancellation asked for it: the policy finds cancelled requests only by a sweep, so that deciding reads
-            // no line of a request its caller may write (the flag sits with the request's flight).
+            // Asked for by a cancellation (or a stop, an early deadline): the policy finds cancelled requests only by
+            // a sweep, so that deciding reads no line its callers write (a request's flag sits with its flight).
             policy.sweep(nowNs, ended);
         }
         final int status = policy.decide(nowNs, instance, batch, ended);
