@@ -5,7 +5,8 @@ package io.ingot.agent;
  * manner: a superclass's fields are laid out before a subclass's). Bytes rather than longs, so HotSpot finds no
  * alignment hole to put a subclass's field in. A subclass declares the hot fields, and a padding class of its own
  * follows them. Used by {@link ThreadBell}, by the ring module's {@code RequestRing} and {@code BoundedMpmcQueue},
- * and by the runtime's model scheduler and seats.
+ * by the runtime's model scheduler and seats, and by the benchmark harness's {@code PipelineSlot}. (The api module's
+ * {@code RequestFlight} pads itself the same way: the api depends on no other module of Ingot.)
  */
 public abstract class CacheLinePadding
 {

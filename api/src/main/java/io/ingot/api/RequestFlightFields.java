@@ -4,7 +4,9 @@ package io.ingot.api;
  * The fields of a {@link RequestFlight} between cache-line padding (Agrona's manner: a superclass's fields are laid
  * out before a subclass's). The submitting thread writes them when a flight begins and the delivering thread when it
  * ends; without the padding they share a line with whatever was allocated next to them — the request's own fields,
- * which the instance reads for every request (its allocator, its trace) — and each of those reads misses.
+ * which the instance reads for every request (its allocator, its trace) — and each of those reads misses. The
+ * padding is the agent module's {@code CacheLinePadding} written out here, because the api depends on no other
+ * module of Ingot.
  */
 final class RequestFlightFields
 {

@@ -43,10 +43,4 @@ public final class SucceededRequests
         requestMicros += requestNs / 1000;
         queueMicros += queueNs / 1000;
     }
-
-    /** @return the requests added since {@link #clear()} */
-    public int requests()
-    {
-        return requests;
-    }
 }
