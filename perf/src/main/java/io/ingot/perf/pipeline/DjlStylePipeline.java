@@ -6,7 +6,6 @@ import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The batcher of DJL Serving (and TorchServe): callers {@code offer} into a {@link LinkedBlockingQueue}; one worker
@@ -16,6 +15,8 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class DjlStylePipeline implements Pipeline
 {
+    private static final String NAME = "djl-style";
+
     private final ModelConfig config;
     private final long width;
     private final int maxBatch;
@@ -25,8 +26,7 @@ public final class DjlStylePipeline implements Pipeline
     /** The engine and its staging, or {@code null} for the batcher alone. */
     private final EngineBatch batch;
     private final Thread worker;
-    private final LongAdder requests = new LongAdder();
-    private final LongAdder executions = new LongAdder();
+    private final BatchCompletions completions = new BatchCompletions(NAME);
     private volatile boolean running = true;
 
     /**
@@ -62,14 +62,13 @@ public final class DjlStylePipeline implements Pipeline
     @Override
     public String name()
     {
-        return "djl-style";
+        return NAME;
     }
 
     @Override
     public PipelineSlot newSlot(final Arena slotArena)
     {
-        return new PipelineSlot(slotArena.allocate(width * Float.BYTES, 64), slotArena.allocate(width * Float.BYTES,
-            64), null);
+        return PipelineSlot.rows(slotArena, width);
     }
 
     @Override
@@ -114,7 +113,7 @@ public final class DjlStylePipeline implements Pipeline
                     slots[i] = taken.get(i);
                 }
                 taken.clear();
-                run(slots, count);
+                completions.run(batch, slots, count);
             }
         }
         catch (final InterruptedException ex)
@@ -123,40 +122,16 @@ public final class DjlStylePipeline implements Pipeline
         }
     }
 
-    private void run(final PipelineSlot[] slots, final int count)
-    {
-        try
-        {
-            if (batch != null)
-            {
-                batch.run(slots, count);
-            }
-            executions.increment();
-            requests.add(count);
-            for (int i = 0; i < count; i++)
-            {
-                slots[i].complete();
-            }
-        }
-        catch (final Exception ex)
-        {
-            for (int i = 0; i < count; i++)
-            {
-                slots[i].fail("djl-style batch failed: " + ex.getMessage());
-            }
-        }
-    }
-
     @Override
     public long requests()
     {
-        return requests.sum();
+        return completions.requests();
     }
 
     @Override
     public long executions()
     {
-        return executions.sum();
+        return completions.executions();
     }
 
     @Override

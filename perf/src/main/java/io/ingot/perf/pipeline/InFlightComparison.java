@@ -32,9 +32,12 @@ import java.util.stream.Collectors;
  *       {@code split} {@link InferenceBatch}es of K / split requests, each submitted with one call
  *       ({@code submit(batch, listener)}), resubmitted whole once done.</li>
  * </ul>
+ * and, in the {@code async} way, the {@link HandOffFloorPipeline hand-off floor}: what the same submitter and one
+ * batching thread cost with nothing between them but a ring — the most any pipeline with a hand-off can make here.
  * Every (way, pipeline) runs at every level in every round, in an order that rotates from round to round, each on a
  * freshly started pipeline, measured over a window after a warm-up; the throughput is requests completed by the
- * pipeline (its own count) over the window. One run at a time.
+ * pipeline (its own count) over the window. One run at a time. With {@code only=WAY:PIPELINE} a driver runs one
+ * (way, pipeline) per JVM, so that no other's runs shape the JIT's profile of the code it measures.
  *
  * <pre>{@code
  * java --enable-native-access=ALL-UNNAMED -cp "$CP" io.ingot.perf.pipeline.InFlightComparison OUT_DIR \
@@ -64,7 +67,8 @@ public final class InFlightComparison
     }
 
     /**
-     * @param args the output folder, then {@code key=value}: rounds, levels, windowMs, warmupMs, maxBatch, split
+     * @param args the output folder, then {@code key=value}: rounds, levels, windowMs, warmupMs, maxBatch, split,
+     *             only (the runs to make, {@code WAY:PIPELINE} separated by commas; all when absent)
      * @throws Exception when a pipeline fails or the results cannot be written
      */
     public static void main(final String[] args) throws Exception
@@ -72,7 +76,7 @@ public final class InFlightComparison
         if (args.length < 1)
         {
             System.err.println("usage: InFlightComparison OUT_DIR [rounds=3] [levels=1,16,64] [windowMs=2000] "
-                + "[warmupMs=1000] [maxBatch=8] [split=4]");
+                + "[warmupMs=1000] [maxBatch=8] [split=4] [only=WAY:PIPELINE,...]");
             System.exit(2);
         }
         final Map<String, String> options = new LinkedHashMap<>();
@@ -97,6 +101,19 @@ public final class InFlightComparison
         }
         runs.add(new String[] {"batch", "ingot"});
         runs.add(new String[] {"blocking-run", "ingot"});
+        runs.add(new String[] {"async", Pipelines.HAND_OFF_FLOOR});
+        // only=WAY:PIPELINE[,...]: just those (a driver that runs each in a JVM of its own, so that no other
+        // pipeline's or level's runs shape the JIT's profile of the code it measures)
+        final String only = options.get("only");
+        if (only != null)
+        {
+            final List<String> wanted = List.of(only.split(","));
+            runs.removeIf(run -> !wanted.contains(run[0] + ":" + run[1]));
+            if (runs.isEmpty())
+            {
+                throw new IllegalArgumentException("only=" + only + " names no run (WAY:PIPELINE, e.g. async:ingot)");
+            }
+        }
         final List<Sample> samples = new ArrayList<>();
         for (int round = 1; round <= rounds; round++)
         {
@@ -399,8 +416,9 @@ public final class InFlightComparison
         final StringBuilder out = new StringBuilder();
         out.append("Medians over rounds, requests/s; ratios to the better baseline in the same way (its own "
             + "asynchronous form for the listener and batch rows).\n\n");
-        out.append("| in flight | way | ingot | djl-style | triton-style | ingot / djl-style | ingot / better |\n");
-        out.append("|---:|---|---:|---:|---:|---:|---:|\n");
+        out.append("| in flight | way | ingot | djl-style | triton-style | ingot / djl-style | ingot / better "
+            + "| hand-off floor | floor / djl-style |\n");
+        out.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (final int level : levels)
         {
             for (final String way : List.of("blocking", "blocking-run", "async", "batch"))
@@ -414,9 +432,14 @@ public final class InFlightComparison
                 final double ingot = median(samples, way, "ingot", level);
                 final double djl = median(samples, baselineWay, BASELINES.get(0), level);
                 final double triton = median(samples, baselineWay, BASELINES.get(1), level);
-                out.append(String.format(Locale.ROOT, "| %d | %s | %,.0f | %,.0f | %,.0f | %.2f× | %.2f× |%n", level,
-                    way.equals("async") ? "listener (async)" : way, ingot, djl, triton, ingot / djl,
-                    ingot / Math.max(djl, triton)));
+                // The floor has the async form only: its column is the same on the listener and batch rows.
+                final double floor = baselineWay.equals("async")
+                    ? median(samples, "async", Pipelines.HAND_OFF_FLOOR, level) : Double.NaN;
+                final String floorCells = Double.isNaN(floor) ? " | "
+                    : String.format(Locale.ROOT, "%,.0f | %.2f×", floor, floor / djl);
+                out.append(String.format(Locale.ROOT, "| %d | %s | %,.0f | %,.0f | %,.0f | %.2f× | %.2f× | %s |%n",
+                    level, way.equals("async") ? "listener (async)" : way, ingot, djl, triton, ingot / djl,
+                    ingot / Math.max(djl, triton), floorCells));
             }
         }
         return out.toString();

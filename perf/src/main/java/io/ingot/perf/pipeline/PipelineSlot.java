@@ -3,6 +3,7 @@ package io.ingot.perf.pipeline;
 import io.ingot.api.ParkingWaiter;
 import io.ingot.api.ResponseFuture;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.LockSupport;
 
@@ -30,6 +31,18 @@ public final class PipelineSlot extends PipelineSlotFields.PadAfter
         this.input = input;
         this.output = output;
         this.attachment = attachment;
+    }
+
+    /**
+     * A slot with rows of its own and no per-slot state of its pipeline (the baselines').
+     *
+     * @param arena owner of the rows
+     * @param width FP32 elements per row
+     * @return a slot whose input and output rows are {@code width} floats, 64-byte aligned
+     */
+    static PipelineSlot rows(final Arena arena, final long width)
+    {
+        return new PipelineSlot(arena.allocate(width * Float.BYTES, 64), arena.allocate(width * Float.BYTES, 64), null);
     }
 
     /** @return the input row */

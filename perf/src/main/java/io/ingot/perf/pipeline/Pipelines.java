@@ -16,13 +16,19 @@ public final class Pipelines
 {
     /** Every pipeline, in report order. */
     public static final List<String> NAMES = List.of("ingot", "djl-style", "triton-style", "direct");
+    /**
+     * The hand-off floor ({@link HandOffFloorPipeline}): one submitting thread only, so not among {@link #NAMES}, whose
+     * pipelines any number of callers share.
+     */
+    public static final String HAND_OFF_FLOOR = "hand-off-floor";
 
     private Pipelines()
     {
     }
 
     /**
-     * @param name     {@code ingot}, {@code djl-style}, {@code triton-style} or {@code direct}
+     * @param name     {@code ingot}, {@code djl-style}, {@code triton-style}, {@code direct} or {@link #HAND_OFF_FLOOR}
+     *                 (one submitting thread)
      * @param width    FP32 elements per request
      * @param maxBatch the most requests per batch
      * @param idle     how Ingot's threads wait (the baselines block as their designs do)
@@ -38,6 +44,7 @@ public final class Pipelines
             case "djl-style" -> new DjlStylePipeline(config, width, maxBatch, 0);
             case "triton-style" -> new TritonStylePipeline(config, width, maxBatch, 0, 1);
             case "direct" -> new DirectPipeline(config, width);
+            case HAND_OFF_FLOOR -> new HandOffFloorPipeline(config, width, maxBatch);
             default -> throw new IllegalArgumentException("unknown pipeline '" + name + "'; expected one of "
                 + NAMES);
         };

@@ -6,7 +6,6 @@ import java.lang.foreign.Arena;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -20,6 +19,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class TritonStylePipeline implements Pipeline
 {
+    private static final String NAME = "triton-style";
+
     /** A formed batch on its way to an instance. */
     private static final class Payload
     {
@@ -45,8 +46,7 @@ public final class TritonStylePipeline implements Pipeline
     private final ArrayDeque<Payload> freePayloads = new ArrayDeque<>();
     private final Arena arena = Arena.ofShared();
     private final List<Thread> threads = new ArrayList<>();
-    private final LongAdder requests = new LongAdder();
-    private final LongAdder executions = new LongAdder();
+    private final BatchCompletions completions = new BatchCompletions(NAME);
     private int idleInstances;
     private volatile boolean running = true;
 
@@ -94,14 +94,13 @@ public final class TritonStylePipeline implements Pipeline
     @Override
     public String name()
     {
-        return "triton-style";
+        return NAME;
     }
 
     @Override
     public PipelineSlot newSlot(final Arena slotArena)
     {
-        return new PipelineSlot(slotArena.allocate(width * Float.BYTES, 64), slotArena.allocate(width * Float.BYTES,
-            64), null);
+        return PipelineSlot.rows(slotArena, width);
     }
 
     @Override
@@ -214,7 +213,7 @@ public final class TritonStylePipeline implements Pipeline
                 {
                     return;
                 }
-                run(batch, payload);
+                completions.run(batch, payload.slots, payload.count);
                 payloadLock.lock();
                 try
                 {
@@ -232,40 +231,16 @@ public final class TritonStylePipeline implements Pipeline
         }
     }
 
-    private void run(final EngineBatch batch, final Payload payload)
-    {
-        try
-        {
-            if (batch != null)
-            {
-                batch.run(payload.slots, payload.count);
-            }
-            executions.increment();
-            requests.add(payload.count);
-            for (int i = 0; i < payload.count; i++)
-            {
-                payload.slots[i].complete();
-            }
-        }
-        catch (final Exception ex)
-        {
-            for (int i = 0; i < payload.count; i++)
-            {
-                payload.slots[i].fail("triton-style batch failed: " + ex.getMessage());
-            }
-        }
-    }
-
     @Override
     public long requests()
     {
-        return requests.sum();
+        return completions.requests();
     }
 
     @Override
     public long executions()
     {
-        return executions.sum();
+        return completions.executions();
     }
 
     @Override
