@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Issue 34, after the instance threads kept the responses closed on them (InstanceThread, ResponsePool) and with the
-# hand-off floor in the comparison. One run in three parts, each with its floors or baselines in the same rounds:
+# Issue 34: the hand-off floor and one JVM per sample, with an experiment against the commit before. The run in this
+# folder measured 9196a14, whose instance threads kept the responses closed on them (InstanceThread before
+# ResponsePool's shared queue); it made no difference beyond the noise, and the next commit took it out again, so
+# rerun on main "after" is main's build, whose core is BASE's. One run in three parts, each with its floors or
+# baselines in the same rounds:
 #  1. Python over shared memory at concurrency 1 (benchmarks/python/transport_latency.py --floor, unchanged client),
 #     alternating between this build and the build of BASE (the commit before, 5921786), one server at a time, each
 #     serving only the identity model; every run measures its own echo floors and HTTP.
