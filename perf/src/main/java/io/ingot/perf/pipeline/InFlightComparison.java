@@ -47,6 +47,8 @@ import java.util.stream.Collectors;
 public final class InFlightComparison
 {
     private static final List<String> BASELINES = List.of("djl-style", "triton-style");
+    /** The suffix of a batcher alone ({@link Pipelines#createBatcherOnly}), e.g. {@code ingot-batcher}. */
+    private static final String BATCHER = "-batcher";
 
     private final int maxBatch;
     private final int split;
@@ -68,7 +70,8 @@ public final class InFlightComparison
 
     /**
      * @param args the output folder, then {@code key=value}: rounds, levels, windowMs, warmupMs, maxBatch, split,
-     *             only (the runs to make, {@code WAY:PIPELINE} separated by commas; all when absent)
+     *             only (the runs to make, {@code WAY:PIPELINE} separated by commas, where PIPELINE may also be a
+     *             batcher alone, {@code ingot-batcher}; all the default runs when absent)
      * @throws Exception when a pipeline fails or the results cannot be written
      */
     public static void main(final String[] args) throws Exception
@@ -103,15 +106,21 @@ public final class InFlightComparison
         runs.add(new String[] {"blocking-run", "ingot"});
         runs.add(new String[] {"async", Pipelines.HAND_OFF_FLOOR});
         // only=WAY:PIPELINE[,...]: just those (a driver that runs each in a JVM of its own, so that no other
-        // pipeline's or level's runs shape the JIT's profile of the code it measures)
+        // pipeline's or level's runs shape the JIT's profile of the code it measures); besides the default runs' it
+        // may name a batcher alone in the async way (PIPELINE-batcher: Pipelines.createBatcherOnly)
         final String only = options.get("only");
         if (only != null)
         {
-            final List<String> wanted = List.of(only.split(","));
-            runs.removeIf(run -> !wanted.contains(run[0] + ":" + run[1]));
-            if (runs.isEmpty())
+            runs.clear();
+            for (final String wanted : only.split(","))
             {
-                throw new IllegalArgumentException("only=" + only + " names no run (WAY:PIPELINE, e.g. async:ingot)");
+                final String[] run = wanted.split(":", 2);
+                if (run.length != 2 || !List.of("blocking", "async", "batch", "blocking-run").contains(run[0]))
+                {
+                    throw new IllegalArgumentException("only=" + only + ": '" + wanted
+                        + "' is not WAY:PIPELINE with WAY one of blocking, async, batch, blocking-run");
+                }
+                runs.add(run);
             }
         }
         final List<Sample> samples = new ArrayList<>();
@@ -141,7 +150,11 @@ public final class InFlightComparison
     private Sample measure(final String way, final String name, final int inFlight, final int round)
         throws InterruptedException
     {
-        try (Pipeline pipeline = Pipelines.create(name, 1, maxBatch, IdleMode.BLOCKING); Arena arena = Arena.ofShared())
+        try (Pipeline pipeline = name.endsWith(BATCHER)
+                ? Pipelines.createBatcherOnly(name.substring(0, name.length() - BATCHER.length()), maxBatch,
+                    IdleMode.BLOCKING)
+                : Pipelines.create(name, 1, maxBatch, IdleMode.BLOCKING);
+            Arena arena = Arena.ofShared())
         {
             final PipelineSlot[] slots = new PipelineSlot[inFlight];
             for (int i = 0; i < inFlight; i++)
