@@ -85,17 +85,8 @@ public final class StatsCell
     public void requestSucceeded(final int batchSize, final long requestNs, final long queueNs, final long inputNs,
         final long inferNs, final long outputNs)
     {
-        addDuration(StatsLayout.SUCCESS, requestNs);
-        addDuration(StatsLayout.QUEUE, queueNs);
-        addDuration(StatsLayout.INPUT, inputNs);
-        addDuration(StatsLayout.INFER, inferNs);
-        addDuration(StatsLayout.OUTPUT, outputNs);
-        add(StatsLayout.MICROS, requestNs / 1000);
-        add(StatsLayout.MICROS + 1, queueNs / 1000);
-        add(StatsLayout.MICROS + 2, inputNs / 1000);
-        add(StatsLayout.MICROS + 3, inferNs / 1000);
-        add(StatsLayout.MICROS + 4, outputNs / 1000);
-        add(StatsLayout.INFERENCES, batchSize);
+        addSucceeded(1, batchSize, requestNs, queueNs, requestNs / 1000, queueNs / 1000);
+        addComputeTimes(1, inputNs, inferNs, outputNs);
     }
 
     /**
@@ -115,17 +106,31 @@ public final class StatsCell
         {
             return;
         }
-        addDurations(StatsLayout.SUCCESS, requests, succeeded.requestNs);
-        addDurations(StatsLayout.QUEUE, requests, succeeded.queueNs);
+        addSucceeded(requests, succeeded.inferences, succeeded.requestNs, succeeded.queueNs, succeeded.requestMicros,
+            succeeded.queueMicros);
+        addComputeTimes(requests, inputNs, inferNs, outputNs);
+    }
+
+    /** {@code requests} successes: their request and queue durations, summed, and their whole microseconds. */
+    private void addSucceeded(final int requests, final long inferences, final long requestNs, final long queueNs,
+        final long requestMicros, final long queueMicros)
+    {
+        addDurations(StatsLayout.SUCCESS, requests, requestNs);
+        addDurations(StatsLayout.QUEUE, requests, queueNs);
+        add(StatsLayout.MICROS, requestMicros);
+        add(StatsLayout.MICROS + 1, queueMicros);
+        add(StatsLayout.INFERENCES, inferences);
+    }
+
+    /** Each of {@code requests} requests spent its batch's compute phases: their durations and whole microseconds. */
+    private void addComputeTimes(final int requests, final long inputNs, final long inferNs, final long outputNs)
+    {
         addDurations(StatsLayout.INPUT, requests, requests * inputNs);
         addDurations(StatsLayout.INFER, requests, requests * inferNs);
         addDurations(StatsLayout.OUTPUT, requests, requests * outputNs);
-        add(StatsLayout.MICROS, succeeded.requestMicros);
-        add(StatsLayout.MICROS + 1, succeeded.queueMicros);
         add(StatsLayout.MICROS + 2, requests * (inputNs / 1000));
         add(StatsLayout.MICROS + 3, requests * (inferNs / 1000));
         add(StatsLayout.MICROS + 4, requests * (outputNs / 1000));
-        add(StatsLayout.INFERENCES, succeeded.inferences);
     }
 
     /**
