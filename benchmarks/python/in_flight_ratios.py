@@ -2,7 +2,7 @@
 """Per-round ratios of InFlightComparison's in-flight.json: Ingot's way over each baseline in the same round (the
 baselines' asynchronous form for the listener and batch ways, their blocking callers for blocking-run, i.e. Ingot's
 blocking callers through submitAndRun), and the median over rounds of each ratio.
-Usage: python3 ratios.py in-flight.json"""
+Usage: python3 benchmarks/python/in_flight_ratios.py in-flight.json"""
 import json
 import statistics
 import sys

@@ -2,7 +2,7 @@
 """Summarizes run.sh's (or idle-modes.sh's) Python part: per run (one round each), IPC p50/p99 and p99/p50, the bare
 and held echo floors, and IPC p50 over the held floor; the two labels (run.sh: this build, "after", and the commit
 before, "before"; idle-modes.sh: the server's idle modes) alternate, one server at a time.
-Usage: python3 summarize_python.py OUT_DIR [LABEL_A LABEL_B]"""
+Usage: python3 benchmarks/python/transport_runs.py OUT_DIR [LABEL_A LABEL_B]  (a results folder of those scripts)"""
 import glob
 import json
 import os

@@ -32,4 +32,4 @@ for n in $(seq 1 "$ALTERNATIONS"); do
   if (( n % 2 )); then measure BLOCKING "$n"; measure "$SECOND" "$n"; else measure "$SECOND" "$n"; measure BLOCKING "$n"; fi
 done
 { echo "end $(date -u +%FT%TZ)"; uptime; } | tee -a "$OUT/load.txt"
-python3 benchmarks/results/ipc-borrow-2026-12-05/summarize_python.py "$OUT" BLOCKING "$SECOND" | tee "$OUT/summary.md"
+python3 benchmarks/python/transport_runs.py "$OUT" BLOCKING "$SECOND" | tee "$OUT/summary.md"

@@ -55,14 +55,14 @@ for n in $(seq 1 "$ALTERNATIONS"); do
   fi
 done
 { echo "after python $(date -u +%FT%TZ)"; uptime; } | tee -a "$OUT/load.txt"
-python3 "$OUT/summarize_python.py" "$OUT" | tee "$OUT/python-summary.md"
+python3 benchmarks/python/transport_runs.py "$OUT" | tee "$OUT/python-summary.md"
 
 CP="$(ls cli/target/ingot-cli-*.jar | grep -v -- -tests):$(cat cli/target/classpath.txt)"
 echo "+ java -cp \$CP io.ingot.perf.pipeline.InFlightComparison $OUT rounds=$ROUNDS levels=1,16,64 windowMs=2000 warmupMs=1000 maxBatch=8 split=4" >> "$OUT/commands.txt"
 "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$CP" io.ingot.perf.pipeline.InFlightComparison "$OUT" \
   rounds="$ROUNDS" levels=1,16,64 windowMs=2000 warmupMs=1000 maxBatch=8 split=4 2>&1 \
   | grep -v '^INFO\|^[A-Z][a-z][a-z] [0-9]' | tee "$OUT/in-flight.log"
-python3 "$OUT/ratios.py" "$OUT/in-flight.json" | tee "$OUT/in-flight-ratios.md"
+python3 benchmarks/python/in_flight_ratios.py "$OUT/in-flight.json" | tee "$OUT/in-flight-ratios.md"
 { echo "after in-process $(date -u +%FT%TZ)"; uptime; } | tee -a "$OUT/load.txt"
 
 # Part 3: one JVM per (way, pipeline, build). BASE's core with this build's harness: its perf jar replaced by ours.

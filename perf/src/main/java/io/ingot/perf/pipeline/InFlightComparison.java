@@ -47,6 +47,8 @@ import java.util.stream.Collectors;
 public final class InFlightComparison
 {
     private static final List<String> BASELINES = List.of("djl-style", "triton-style");
+    /** The ways of keeping requests in flight, in report order. */
+    private static final List<String> WAYS = List.of("blocking", "blocking-run", "async", "batch");
     /** The suffix of a batcher alone ({@link Pipelines#createBatcherOnly}), e.g. {@code ingot-batcher}. */
     private static final String BATCHER = "-batcher";
 
@@ -115,10 +117,10 @@ public final class InFlightComparison
             for (final String wanted : only.split(","))
             {
                 final String[] run = wanted.split(":", 2);
-                if (run.length != 2 || !List.of("blocking", "async", "batch", "blocking-run").contains(run[0]))
+                if (run.length != 2 || !WAYS.contains(run[0]))
                 {
                     throw new IllegalArgumentException("only=" + only + ": '" + wanted
-                        + "' is not WAY:PIPELINE with WAY one of blocking, async, batch, blocking-run");
+                        + "' is not WAY:PIPELINE with WAY one of " + String.join(", ", WAYS));
                 }
                 runs.add(run);
             }
@@ -434,7 +436,7 @@ public final class InFlightComparison
         out.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (final int level : levels)
         {
-            for (final String way : List.of("blocking", "blocking-run", "async", "batch"))
+            for (final String way : WAYS)
             {
                 final String baselineWay = switch (way)
                 {

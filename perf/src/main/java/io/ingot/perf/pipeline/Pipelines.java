@@ -46,7 +46,7 @@ public final class Pipelines
             case "direct" -> new DirectPipeline(config, width);
             case HAND_OFF_FLOOR -> new HandOffFloorPipeline(config, width, maxBatch);
             default -> throw new IllegalArgumentException("unknown pipeline '" + name + "'; expected one of "
-                + NAMES);
+                + NAMES + " or " + HAND_OFF_FLOOR);
         };
     }
 
