@@ -2,6 +2,7 @@ package io.ingot.agent;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -27,9 +28,23 @@ public final class AgentRunner
      */
     public AgentRunner(final Agent agent, final IdleStrategy idle, final boolean daemon)
     {
+        this(agent, idle, daemon, Thread.ofPlatform().factory());
+    }
+
+    /**
+     * @param agent   the duty
+     * @param idle    what its thread does while there is no work
+     * @param daemon  whether the thread may outlive the application's own
+     * @param threads makes the (platform) thread, unstarted: a subclass that carries per-thread state of the agent's
+     *                own, for instance; the runner names it after the agent's role
+     */
+    public AgentRunner(final Agent agent, final IdleStrategy idle, final boolean daemon, final ThreadFactory threads)
+    {
         this.agent = agent;
         this.idle = idle;
-        this.thread = Thread.ofPlatform().name(agent.roleName()).daemon(daemon).unstarted(this::run);
+        this.thread = threads.newThread(this::run);
+        thread.setName(agent.roleName());
+        thread.setDaemon(daemon);
     }
 
     /** Starts the agent's thread. */

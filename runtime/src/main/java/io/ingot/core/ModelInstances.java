@@ -16,6 +16,7 @@ import io.ingot.dispatch.Seat;
 import io.ingot.instance.EndedResponses;
 import io.ingot.instance.HostedModel;
 import io.ingot.instance.InstanceAgent;
+import io.ingot.instance.InstanceThread;
 import io.ingot.instance.ModelInstance;
 import io.ingot.ratelimit.InstanceClaim;
 import io.ingot.ratelimit.RateLimiter;
@@ -163,7 +164,7 @@ final class ModelInstances
         for (final InstanceAgent agent : agents)
         {
             runners.add(new AgentRunner(agent, IdleStrategies.of(idleMode, agent.seat().bell(), agent::hasWork),
-                true));
+                true, InstanceThread::new));
         }
     }
 

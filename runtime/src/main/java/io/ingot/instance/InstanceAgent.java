@@ -33,7 +33,8 @@ import io.ingot.scheduler.FormedBatch;
 public final class InstanceAgent implements Agent, InstanceDuty
 {
     /**
-     * The longest batch after which the next may run on a caller's thread: well above what waking an instance thread
+     * The longest batch (from its assembly until its responses are written, as {@link ModelInstance#execute} times
+     * it) after which the next may run on a caller's thread: well above what waking an instance thread
      * costs on a loaded machine (tens of microseconds), and below a time slice, so that a batch preempted once does
      * not often count as long. Longer batches gain little from the caller's thread and would hold it (an IPC thread
      * serves every client).
@@ -287,28 +288,25 @@ public final class InstanceAgent implements Agent, InstanceDuty
 
     private int executeBatch()
     {
-        // A lent instance times every batch: whether the next may run on a caller's thread depends on it.
-        final boolean lent = seat.isLent();
-        final boolean timed = reportsBatches || lent;
-        final long startNs = timed ? scheduler.clock().nanoTime() : 0;
+        // A policy that learns hears how long the batch took until its last response was delivered. A lent instance
+        // needs every batch's time too (whether the next may run on a caller's thread depends on it): the compute
+        // time its statistics' timestamps give, not another two reads of the clock.
+        final long startNs = reportsBatches ? scheduler.clock().nanoTime() : 0;
+        long computeNs = -1;
         try
         {
-            instance.execute(batch);
+            computeNs = instance.execute(batch);
         }
         finally
         {
-            if (timed)
+            if (reportsBatches)
             {
-                final long durationNs = scheduler.clock().nanoTime() - startNs;
-                if (reportsBatches)
-                {
-                    unreportedNs = durationNs;
-                    unreportedSize = batch.batchSize();
-                }
-                if (lent)
-                {
-                    seat.lastBatchQuick(durationNs <= QUICK_BATCH_NS);
-                }
+                unreportedNs = scheduler.clock().nanoTime() - startNs;
+                unreportedSize = batch.batchSize();
+            }
+            if (computeNs >= 0 && seat.isLent())
+            {
+                seat.lastBatchQuick(computeNs <= QUICK_BATCH_NS);
             }
             batch.clear();
             if (claim != null)

@@ -114,13 +114,17 @@ public final class ModelInstance implements AutoCloseable
      * its batch).
      *
      * @param payload the batch
+     * @return how long it took, from the start of the assembly until its responses were written (ns; a decoupled
+     *     model's: until its engine returned): the timestamps its statistics take anyway, so that a caller that times
+     *     batches reads no clock of its own
      */
-    public void execute(final FormedBatch payload)
+    public long execute(final FormedBatch payload)
     {
         if (decoupled != null)
         {
+            final long start = clock.nanoTime();
             decoupled.execute(payload);
-            return;
+            return clock.nanoTime() - start;
         }
         final long computeStart = clock.nanoTime();
         long inputEnd = computeStart;
@@ -153,8 +157,10 @@ public final class ModelInstance implements AutoCloseable
         {
             failResponses(payload, failure, responses);
         }
-        record(payload, failure, failed, computeStart, inputEnd, outputStart, clock.nanoTime());
+        final long end = clock.nanoTime();
+        record(payload, failure, failed, computeStart, inputEnd, outputStart, end);
         delivery.deliverFinals(payload, responses);
+        return end - computeStart;
     }
 
     /** After a successful execution: each request's response with its requested outputs, or the error writing one. */
