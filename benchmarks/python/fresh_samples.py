@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Summarizes run.sh's part 3 (one JVM per way, pipeline and build, 64 in flight): per round each sample's
-throughput, then medians over rounds and the per-round ratios of Ingot's listener and batch ways (this build and
-BASE's) to the DJL-style batcher, the better baseline and the hand-off floor of the same round.
-Usage: python3 fresh.py OUT_DIR/fresh"""
+"""Summarizes the one-JVM-per-sample part of a results folder's run.sh (one JVM per way, pipeline and build, 64 in
+flight; benchmarks/results/ipc-cache-2026-12-05, ipc-claim-2026-12-05): medians over rounds, how many runs of each
+sample fell behind (an average batch under 7.5 of the maximum 8 with 64 in flight: the instance found fewer than a
+full batch waiting, so the submitting thread, not the instance, set the pace), and the per-round ratios of Ingot's
+listener and batch ways (this build and BASE's) to the DJL-style batcher, the better baseline and the hand-off floor
+of the same round.
+Usage: python3 benchmarks/python/fresh_samples.py OUT_DIR/fresh"""
 import glob
 import json
 import os
@@ -23,13 +26,15 @@ def series(way, pipeline, build="after"):
 
 
 print("Medians over %d rounds (one JVM per sample), requests/s at 64 in flight:\n" % len(rounds))
-print("| sample | median | range | average batch (median) |")
-print("|---|---:|---:|---:|")
+print("| sample | median | range | average batch (median) | runs under 7.5 per batch |")
+print("|---|---:|---:|---:|---:|")
 for way, pipeline, build in sorted({k[1:] for k in by}):
     values = series(way, pipeline, build)
     batches = [by[(r, way, pipeline, build)][1] for r in rounds if (r, way, pipeline, build) in by]
-    print("| %s %s (%s) | %s | %s–%s | %.2f |" % (way, pipeline, build, format(int(statistics.median(values)), ","),
-          format(int(min(values)), ","), format(int(max(values)), ","), statistics.median(batches)))
+    behind = sum(1 for b in batches if b < 7.5) if pipeline == "ingot" else None
+    print("| %s %s (%s) | %s | %s–%s | %.2f | %s |" % (way, pipeline, build,
+          format(int(statistics.median(values)), ","), format(int(min(values)), ","), format(int(max(values)), ","),
+          statistics.median(batches), "" if behind is None else "%d of %d" % (behind, len(batches))))
 print()
 print("Per-round ratios (median, range):\n")
 print("| Ingot's way (build) | / DJL-style | / the better baseline | / the hand-off floor |")
