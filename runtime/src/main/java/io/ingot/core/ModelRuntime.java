@@ -57,19 +57,6 @@ import java.util.concurrent.TimeUnit;
  * with their threads ({@link ModelInstances}, each warmed up before the version is constructed, so a version is
  * installed and reported ready only after every instance warmed up; a failing sample fails the construction), and
  * the statistics. Thread-safe.
- *
- * <p><b>Submission order.</b> A request's flight begins first (a request already in flight is refused before any of
- * its bookkeeping is rewritten under the instance reading it), then its intake slot is claimed, then it is validated
- * and its bookkeeping written, then it is published. The claim comes before the writes because it is a locked
- * instruction, which waits until every earlier store has its cache line: the bookkeeping's lines were written last by
- * the instance that answered the request's previous flight, so after the writes the claim waited for each of them in
- * turn, and the arrival's fence after the publication waited again. Claimed first, the writes drain together behind
- * it and only the fence waits, once. At 64 requests in flight through the listener API this kept one submitting
- * thread ahead of the instance in every run, where one run in three fell behind before (docs/benchmarks/ipc-floor.md,
- * "Claim before the writes"). A request refused after the claim — invalid, refused by its sequence, or by the queue
- * limit — leaves a tombstone in its slot ({@link ModelScheduler#abandon}), and the ring's consumer waits for the
- * refusal's message to be built before it reads the requests claimed after it. A model with a response cache claims
- * after the cache lookup instead, so that a hit never takes a slot.
  */
 final class ModelRuntime implements ServedVersion
 {
@@ -77,8 +64,6 @@ final class ModelRuntime implements ServedVersion
 
     /** How long a replaced version may take to run its queue out before the rest is answered UNAVAILABLE. */
     static final long RETIRE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
-    /** No intake slot claimed yet (ring sequences start at 0). */
-    private static final long NOT_CLAIMED = -1;
 
     private final String name;
     private final long version;
@@ -208,13 +193,7 @@ final class ModelRuntime implements ServedVersion
     private void accept(final InferenceRequest request, final ResponseListener listener,
         final ResponseStreamListener stream, final boolean run)
     {
-        beginFlight(request);
-        // The intake slot is claimed before the bookkeeping is written, unless the cache may answer instead (a hit
-        // must not cost the ring a slot): the claim is a locked instruction, and one issued after those writes waits
-        // for each of their cache lines to come from the instance that cleared them last; issued first, it waits for
-        // nothing, and the writes drain together behind it (the class's documentation, "Submission order").
-        final long claimed = caching == null ? claimInFlight(request) : NOT_CLAIMED;
-        final PendingRequest pending = prepareInFlight(request, listener, stream, claimed);
+        final PendingRequest pending = prepare(request, listener, stream);
         if (pending == null)
         {
             return;
@@ -222,43 +201,18 @@ final class ModelRuntime implements ServedVersion
         try
         {
             // Either throws before the acceptance, or accepts (and may run the batch): nothing after it throws.
-            final long sequence = claimed != NOT_CLAIMED ? claimed : scheduler.claim(request);
             if (run)
             {
-                scheduler.submitAndRun(sequence, pending);
+                scheduler.submitAndRun(pending);
             }
             else
             {
-                scheduler.submit(sequence, pending);
+                scheduler.submit(pending);
             }
         }
         catch (final RuntimeException ex)
         {
             withdraw(pending);
-            throw ex;
-        }
-    }
-
-    /** Begins the request's flight; a request already in flight is refused before anything of it is written. */
-    private void beginFlight(final InferenceRequest request)
-    {
-        if (!RequestLifecycle.begin(request, cancelHook))
-        {
-            throw new IllegalStateException("request '" + request.id() + "' for model '" + name
-                + "' is already in flight; submit it again only after its response was delivered");
-        }
-    }
-
-    /** Claims the request's intake slot; its flight, already begun, ends when the claim is refused (a stop). */
-    private long claimInFlight(final InferenceRequest request)
-    {
-        try
-        {
-            return scheduler.claim(request);
-        }
-        catch (final RuntimeException ex)
-        {
-            RequestLifecycle.end(request);
             throw ex;
         }
     }
@@ -286,9 +240,7 @@ final class ModelRuntime implements ServedVersion
                 {
                     throw new DecoupledModelException(name);
                 }
-                final InferenceRequest request = batch.request(i);
-                beginFlight(request);
-                final PendingRequest pending = prepareInFlight(request, batch.listener(i), null, NOT_CLAIMED);
+                final PendingRequest pending = prepare(batch.request(i), batch.listener(i), null);
                 if (pending != null)
                 {
                     pendings[count] = pending;
@@ -331,52 +283,40 @@ final class ModelRuntime implements ServedVersion
     }
 
     /**
-     * Validates a request whose flight has begun and fills in its bookkeeping, ready for the scheduler. When anything
-     * refuses it, its flight ends and its claimed slot, if any, is abandoned, before the exception leaves.
+     * Validates a request and makes it in flight, ready for the scheduler.
      *
-     * @param claimed its intake slot, or {@link #NOT_CLAIMED}
      * @return its bookkeeping, or {@code null} when the response cache answered it already
      */
-    private PendingRequest prepareInFlight(final InferenceRequest request, final ResponseListener listener,
-        final ResponseStreamListener stream, final long claimed)
+    private PendingRequest prepare(final InferenceRequest request, final ResponseListener listener,
+        final ResponseStreamListener stream)
     {
-        final PendingRequest pending;
-        final CachedResponse cached;
-        try
+        final PendingRequest pending = RequestValidator.bookkeepingOf(request);
+        final RequestTrace trace = request.trace();
+        if (trace != null)
         {
-            pending = RequestValidator.bookkeepingOf(request);
-            final RequestTrace trace = request.trace();
-            if (trace != null)
-            {
-                trace.requestStarted(clock.nanoTime());
-            }
-            validator.validate(request, pending);
-            // Without a sequence batcher the sequence fields stay as PendingRequest.clear() left them after the last
-            // flight.
-            if (sequences != null)
-            {
-                sequences.admit(request, pending);
-            }
-            cached = caching == null ? null : caching.lookup(request, pending);
+            trace.requestStarted(clock.nanoTime());
         }
-        catch (final RuntimeException refused)
+        validator.validate(request, pending);
+        // Without a sequence batcher the sequence fields stay as PendingRequest.clear() left them after the last
+        // flight.
+        if (sequences != null)
         {
-            if (claimed != NOT_CLAIMED)
-            {
-                scheduler.abandon(claimed);
-            }
-            RequestLifecycle.end(request);
-            throw refused;
+            sequences.admit(request, pending);
+        }
+        final CachedResponse cached = caching == null ? null : caching.lookup(request, pending);
+        if (cached != null)
+        {
+            answerFromCache(request, listener, stream, pending, cached);
+            return null;
+        }
+        if (!RequestLifecycle.begin(request, cancelHook))
+        {
+            throw new IllegalStateException("request '" + request.id() + "' for model '" + name
+                + "' is already in flight; submit it again only after its response was delivered");
         }
         pending.request = request;
         pending.listener = listener;
         pending.stream = stream;
-        if (cached != null)
-        {
-            answerFromCache(pending, cached);
-            return null;
-        }
-        final RequestTrace trace = request.trace();
         if (trace != null)
         {
             trace.queued(clock.nanoTime());
@@ -414,8 +354,17 @@ final class ModelRuntime implements ServedVersion
     }
 
     /** A response-cache hit: answered on the submitting thread, before the request reaches the scheduler. */
-    private void answerFromCache(final PendingRequest pending, final CachedResponse cached)
+    private void answerFromCache(final InferenceRequest request, final ResponseListener listener,
+        final ResponseStreamListener stream, final PendingRequest pending, final CachedResponse cached)
     {
+        if (!RequestLifecycle.begin(request, cancelHook))
+        {
+            throw new IllegalStateException("request '" + request.id() + "' for model '" + name
+                + "' is already in flight; submit it again only after its response was delivered");
+        }
+        pending.request = request;
+        pending.listener = listener;
+        pending.stream = stream;
         final InferenceResponse response = hosted.openResponse(pending);
         try
         {
@@ -424,8 +373,8 @@ final class ModelRuntime implements ServedVersion
         catch (final RuntimeException ex)
         {
             ResponseAssembly.fail(response, new InferenceException(ErrorCode.INTERNAL, "model '" + name
-                + "': copying the cached response of request '" + pending.request.id() + "' failed: "
-                + ex.getMessage(), ex));
+                + "': copying the cached response of request '" + request.id() + "' failed: " + ex.getMessage(),
+                ex));
         }
         delivery.deliver(pending, response, true);
     }

@@ -2,7 +2,6 @@ package io.ingot.dispatch;
 
 import io.ingot.agent.Bell;
 import io.ingot.api.InferenceException;
-import io.ingot.api.InferenceRequest;
 import io.ingot.ring.RequestRing;
 import io.ingot.scheduler.BatchPolicy;
 import io.ingot.scheduler.EndedRequests;
@@ -31,9 +30,8 @@ import java.util.function.Consumer;
  * drains them — except what must be answered on time: a cancellation, or a queue timeout under a REJECT policy, is
  * handled by the core's {@link Timekeeper}, which takes the role for a sweep when it is free.
  *
- * <p><b>Producers.</b> {@link #claim}, {@link #submit}, {@link #abandon} and {@link #submitAll} are the producer side,
- * {@link RequestIntake}'s job: the ring claim (one for a whole batch; a single request's before its bookkeeping is
- * written), the level's queue limit, the publication or the tombstone, the wake-up. How
+ * <p><b>Producers.</b> {@link #submit} and {@link #submitAll} are the producer side, {@link RequestIntake}'s job: the
+ * level's queue limit, the ring claim (one for a whole batch), the publication or the tombstone, the wake-up. How
  * producers wake the role's holders, and what a submission costs, is in the package's documentation.
  *
  * <p><b>Stopping.</b> {@link #stop()} refuses new requests; a producer that claimed a slot after the stop publishes a
@@ -142,32 +140,6 @@ public final class ModelScheduler extends ModelSchedulerFields.PadAfter
     // ----- producers (RequestIntake) -----
 
     /**
-     * Claims the intake slot for one request about to be accepted (any thread): one fetch-and-add, a full fence. The
-     * caller then fills in the request's bookkeeping and passes the slot to exactly one of
-     * {@link #submit(long, PendingRequest)}, {@link #submitAndRun(long, PendingRequest)} or {@link #abandon}, promptly:
-     * the instances read no request claimed after it until then.
-     *
-     * @param request the request, for the refusal's message
-     * @return the claimed slot's sequence
-     * @throws InferenceException UNAVAILABLE when the model is stopping (nothing is claimed then)
-     */
-    public long claim(final InferenceRequest request)
-    {
-        return requests.claim(request);
-    }
-
-    /**
-     * Gives a claimed slot up: the request was refused after the claim (invalid, or refused by its sequence). Its slot
-     * holds a tombstone, which the ring's consumer skips.
-     *
-     * @param claimed what {@link #claim} returned
-     */
-    public void abandon(final long claimed)
-    {
-        requests.abandon(claimed);
-    }
-
-    /**
      * Accepts a request (any thread): maps its priority to its level, applies the level's queue limit synchronously,
      * and publishes it into the intake ring. {@code pending.request}, {@code listener}, {@code batchSize} and the
      * input bookkeeping must be filled in; this method sets the level, the timeout and the acceptance time.
@@ -177,20 +149,7 @@ public final class ModelScheduler extends ModelSchedulerFields.PadAfter
      */
     public void submit(final PendingRequest pending)
     {
-        submit(claim(pending.request), pending);
-    }
-
-    /**
-     * {@link #submit(PendingRequest)} into a slot claimed before the bookkeeping was filled in.
-     *
-     * @param claimed what {@link #claim} returned
-     * @param pending the request's bookkeeping
-     * @throws InferenceException UNAVAILABLE when the level's queue is full or the model is stopping; the slot then
-     *     holds a tombstone
-     */
-    public void submit(final long claimed, final PendingRequest pending)
-    {
-        requests.publish(claimed, pending, true);
+        requests.submit(pending);
     }
 
     /**
@@ -206,20 +165,8 @@ public final class ModelScheduler extends ModelSchedulerFields.PadAfter
      */
     public void submitAndRun(final PendingRequest pending)
     {
-        submitAndRun(claim(pending.request), pending);
-    }
-
-    /**
-     * {@link #submitAndRun(PendingRequest)} into a slot claimed before the bookkeeping was filled in.
-     *
-     * @param claimed what {@link #claim} returned
-     * @param pending the request's bookkeeping
-     * @throws InferenceException as {@link #submit(long, PendingRequest)}
-     */
-    public void submitAndRun(final long claimed, final PendingRequest pending)
-    {
         // Published first, holding no instance's token: a full ring may need the role's holder to drain it.
-        final long deadline = requests.publish(claimed, pending, false);
+        final long deadline = requests.submit(pending, false);
         final Seat borrowed = seats.borrowIdle(role.get());
         if (borrowed == null || borrowed.runBorrowed() == InstanceDuty.NOT_LEADING)
         {

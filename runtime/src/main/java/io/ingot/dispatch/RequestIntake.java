@@ -15,11 +15,10 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The producer side of a {@link ModelScheduler}: the claim of a request's intake ring slot (before its bookkeeping
- * is written: {@link #claim}), its admission at its priority level (the level's queue limit, applied synchronously),
- * the publication, the tombstone when the model stopped meanwhile or the request was refused after the claim, and the
- * wake-up of whoever takes it — one request at a time ({@link #claim}, {@link #publish}) or many with one claim
- * ({@link #submitAll}). The batching role, and everything the role holder does, stays the scheduler's; a
+ * The producer side of a {@link ModelScheduler}: a request's admission at its priority level (the level's queue
+ * limit, applied synchronously), the claim and publication of its intake ring slot, the tombstone when the model
+ * stopped meanwhile, and the wake-up of whoever takes it — one request at a time ({@link #submit}) or many with one
+ * claim ({@link #submitAll}). The batching role, and everything the role holder does, stays the scheduler's; a
  * producer that finds the ring full asks the scheduler to drain it ({@link ModelScheduler#drainForProducer}).
  *
  * <p>Holds no mutable state of its own: the hot fields it reads and writes — {@code refusing}, {@code stopping},
@@ -71,55 +70,51 @@ final class RequestIntake
     }
 
     /**
-     * {@link ModelScheduler#claim}: one fetch-and-add, then, if the ring is full, draining it until the slot is free.
+     * {@link ModelScheduler#submit}: admits the request, claims and publishes its slot, and signals its arrival.
      *
-     * @param request the request, for the refusal's message
-     * @return the claimed sequence, writable
-     * @throws InferenceException UNAVAILABLE when the model is stopping (nothing claimed)
+     * @param pending the request's bookkeeping
+     * @throws InferenceException UNAVAILABLE when the level's queue is full or the model is stopping
      */
-    long claim(final InferenceRequest request)
+    void submit(final PendingRequest pending)
     {
+        submit(pending, true);
+    }
+
+    /**
+     * {@link #submit(PendingRequest)}, with the arrival's signal left out when the caller borrowed an idle instance
+     * and drains the ring itself ({@link #signalArrival} then stays its duty if it cannot lead).
+     *
+     * @param pending the request's bookkeeping
+     * @param signal  whether to signal the arrival
+     * @return the request's deadline for the timekeeper ({@code Long.MAX_VALUE} for none)
+     * @throws InferenceException UNAVAILABLE when the level's queue is full or the model is stopping
+     */
+    long submit(final PendingRequest pending, final boolean signal)
+    {
+        final InferenceRequest request = pending.request;
         if (scheduler.refusing)
         {
             throw stopping(request);
         }
+        final InferenceException refused = admit(pending);
+        if (refused != null)
+        {
+            throw refused;
+        }
+        pending.acceptedNs = clock.nanoTime();
         final long sequence = ring.claim();
         while (!ring.isWritable(sequence))
         {
             // A full ring: the slot frees as the ring drains, which this producer does itself when nobody else can.
             scheduler.drainForProducer();
         }
-        return sequence;
-    }
-
-    /**
-     * {@link ModelScheduler#submit(long, PendingRequest)}: admits the request, publishes it into its claimed slot and,
-     * with {@code signal}, signals its arrival (left out when the caller borrows an idle instance and drains the ring
-     * itself: {@link #signalArrival} then stays its duty if it cannot lead). Refused, the slot gets a tombstone.
-     *
-     * @param sequence the request's claimed slot
-     * @param pending  the request's bookkeeping
-     * @param signal   whether to signal the arrival
-     * @return the request's deadline for the timekeeper ({@code Long.MAX_VALUE} for none)
-     * @throws InferenceException UNAVAILABLE when the level's queue is full or the model is stopping
-     */
-    long publish(final long sequence, final PendingRequest pending, final boolean signal)
-    {
-        final InferenceRequest request = pending.request;
-        // The claim was a full fence: a stop that read the ring's tail before it is seen here.
+        // The claim above is a full fence: a stop that read the ring's tail before it is seen here.
         if (scheduler.refusing)
         {
-            ring.publish(sequence, null);
+            withdraw(sequence, pending);
             afterWithdrawal();
             throw stopping(request);
         }
-        final InferenceException refused = admit(pending);
-        if (refused != null)
-        {
-            abandon(sequence);
-            throw refused;
-        }
-        pending.acceptedNs = clock.nanoTime();
         ring.publish(sequence, pending);
         final long deadline = pending.timeoutNs == 0 ? Long.MAX_VALUE : pending.acceptedNs + pending.timeoutNs;
         if (signal)
@@ -127,24 +122,6 @@ final class RequestIntake
             signalArrival(deadline);
         }
         return deadline;
-    }
-
-    /**
-     * {@link ModelScheduler#abandon}: a tombstone in the claimed slot, signalled as an arrival is, so that it is
-     * drained promptly (until then the slot counts among the {@link ModelScheduler#queuedRequests queued requests}).
-     * A stop or a retirement that began since the claim waits for this slot to be published: after the signal's
-     * fence, a producer that sees it asks for the sweep that looks at the tombstone, as a refused submission does.
-     *
-     * @param sequence the claimed slot
-     */
-    void abandon(final long sequence)
-    {
-        ring.publish(sequence, null);
-        signalArrival(Long.MAX_VALUE);
-        if (scheduler.refusing)
-        {
-            afterWithdrawal();
-        }
     }
 
     /**

@@ -18,9 +18,7 @@
  * <p><b>Producers' cost.</b> The producer side is the scheduler's {@code RequestIntake}. A submission claims one
  * ring slot (a batch's run of requests one claim for all its slots) — the only shared read-modify-write on its path,
  * apart from a compare-and-set on its priority level's counter when that level has a {@code max_queue_size} — reads
- * a few volatile fields, and signals only a thread that sleeps. A single request's slot is claimed before its
- * bookkeeping is written ({@code ModelScheduler.claim}, then {@code submit(claimed, pending)} or {@code abandon}), so
- * that the claim's locked instruction waits for no cache line and the writes drain behind it. A full ring does not
- * block it: it drains the ring into the policy itself when the role is free, and spins otherwise.
+ * a few volatile fields, and signals only a thread that sleeps. A full ring does not block it: it drains the ring into
+ * the policy itself when the role is free, and spins otherwise.
  */
 package io.ingot.dispatch;

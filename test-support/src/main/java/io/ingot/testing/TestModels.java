@@ -160,23 +160,4 @@ public final class TestModels
             throw new AssertionError("no response within 30 s", ex);
         }
     }
-
-    /**
-     * Polls a value that other threads bring to {@code expected} (a count a drain lowers, say), for up to 10 s.
-     *
-     * @param value    the value
-     * @param expected what it should settle at
-     * @return its last value: {@code expected}, or what it still was after 10 s (for an assertion to report)
-     */
-    public static long settle(final java.util.function.LongSupplier value, final long expected)
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        long last = value.getAsLong();
-        while (last != expected && System.nanoTime() < deadline)
-        {
-            Thread.onSpinWait();
-            last = value.getAsLong();
-        }
-        return last;
-    }
 }
