@@ -11,7 +11,7 @@
 #     level's runs shape the JIT's profile of the code measured; Ingot's listener and batch ways with this build and
 #     with BASE's core (the same harness: this build's perf jar in front of BASE's), in an order that rotates per round.
 # Usage: benchmarks/in-flight-runs.sh OUT_DIR BASE_CHECKOUT [ALTERNATIONS] [IN_PROCESS_ROUNDS] [FRESH_ROUNDS]
-# (FRESH_ROUNDS 0: parts 1 and 2 only)
+# (ALTERNATIONS 0: no part 1; IN_PROCESS_ROUNDS 0: no part 2; FRESH_ROUNDS 0: no part 3)
 # OUT_DIR is the results folder (relative to the project's root); BASE_CHECKOUT a checkout whose ./ingot has been
 # built once. A results folder's run.sh calls this with its own folder and says which commits it compared.
 set -euo pipefail
@@ -51,6 +51,7 @@ serve_and_measure() {  # $1 label, $2 checkout, $3 alternation
   kill "$server" 2>/dev/null || true; wait "$server" || true
 }
 
+if (( ALTERNATIONS > 0 )); then
 for n in $(seq 1 "$ALTERNATIONS"); do
   if (( n % 2 )); then
     serve_and_measure after "$ROOT" "$n"; serve_and_measure before "$BASE" "$n"
@@ -60,14 +61,17 @@ for n in $(seq 1 "$ALTERNATIONS"); do
 done
 { echo "after python $(date -u +%FT%TZ)"; uptime; } | tee -a "$OUT/load.txt"
 python3 benchmarks/python/transport_runs.py "$OUT" | tee "$OUT/python-summary.md"
+fi
 
 CP="$(ls cli/target/ingot-cli-*.jar | grep -v -- -tests):$(cat cli/target/classpath.txt)"
+if (( ROUNDS > 0 )); then
 echo "+ java -cp \$CP io.ingot.perf.pipeline.InFlightComparison $OUT rounds=$ROUNDS levels=1,16,64 windowMs=2000 warmupMs=1000 maxBatch=8 split=4" >> "$OUT/commands.txt"
 "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$CP" io.ingot.perf.pipeline.InFlightComparison "$OUT" \
   rounds="$ROUNDS" levels=1,16,64 windowMs=2000 warmupMs=1000 maxBatch=8 split=4 2>&1 \
   | grep -v '^INFO\|^[A-Z][a-z][a-z] [0-9]' | tee "$OUT/in-flight.log"
 python3 benchmarks/python/in_flight_ratios.py "$OUT/in-flight.json" | tee "$OUT/in-flight-ratios.md"
 { echo "after in-process $(date -u +%FT%TZ)"; uptime; } | tee -a "$OUT/load.txt"
+fi
 
 # Part 3: one JVM per (way, pipeline, build). BASE's core with this build's harness: its perf jar replaced by ours.
 if (( FRESH_ROUNDS > 0 )); then

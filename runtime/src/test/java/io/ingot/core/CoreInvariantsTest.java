@@ -334,11 +334,39 @@ class CoreInvariantsTest
             assertThrows(IllegalStateException.class, () -> core.submit(request));
             assertThrows(IllegalStateException.class, () -> request.priority(3));
             recorder.openGate();
-            await(future).close();
+            // The refused resubmission changed nothing of the flight it raced: the first answer is the request's own.
+            try (InferenceResponse first = await(future))
+            {
+                assertTrue(first.isOk(), () -> String.valueOf(first.error()));
+                assertEquals(GATE, first.output("OUTPUT0").data().getAtIndex(ValueLayout.JAVA_INT, 0));
+            }
             // Delivered: the request is reusable.
             request.clearInputs().addInput("INPUT0", DataType.INT32, new long[] {1, 1},
                 Arena.ofAuto().allocate(4));
             assertTrue(await(core.submit(request)).isOk());
+        }
+    }
+
+    @Test
+    void aRequestRefusedAtSubmitIsNotLeftInFlight() throws Exception
+    {
+        try (InferenceCore core = TestModels.core(recording, TestModels.recording("refused", 8, "dynamic_batching {}")))
+        {
+            final InferenceRequest request = new InferenceRequest("refused").id("bad")
+                .addInput("INPUT0", DataType.FP32, new long[] {1, 1}, Arena.ofAuto().allocate(4));
+            final InferenceException invalid = assertThrows(InferenceException.class, () -> core.submit(request));
+            assertEquals(ErrorCode.INVALID_ARG, invalid.code());
+            assertTrue(invalid.getMessage()
+                .contains("'INPUT0' data-type is 'FP32', but model 'refused' expects 'INT32'"), invalid.getMessage());
+            // Fixed, the same request object is accepted and answered: the refusal left nothing of it in flight.
+            request.clearInputs().addInput("INPUT0", DataType.INT32, new long[] {1, 1},
+                Arena.ofAuto().allocate(4).fill((byte)7));
+            try (InferenceResponse response = await(core.submit(request)))
+            {
+                assertTrue(response.isOk(), () -> String.valueOf(response.error()));
+                assertEquals(0x07070707, response.output("OUTPUT0").data().getAtIndex(ValueLayout.JAVA_INT, 0));
+            }
+            assertEquals(0, core.modelStatistics("refused", -1).get(0).pendingRequests());
         }
     }
 }
