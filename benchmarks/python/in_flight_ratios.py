@@ -26,6 +26,8 @@ for level in levels:
                 djl.append(ingot / d)
                 triton.append(ingot / t)
                 better.append(ingot / max(d, t))
+        if not djl:
+            continue  # a way the run did not measure (before blocking-run existed, or an only= run)
         name = "listener" if way == "async" else way
         print("| %d | %s | **%.2f×** (%.2f–%.2f) | %.2f× | %.2f× |" % (level, name, statistics.median(djl), min(djl),
               max(djl), statistics.median(triton), statistics.median(better)))
