@@ -498,6 +498,11 @@ public final class InferenceRequest
         flight.end();
     }
 
+    void endFlightDroppingHook()
+    {
+        flight.endDroppingHook();
+    }
+
     private void checkIdle()
     {
         if (flight.isInFlight())

@@ -53,4 +53,17 @@ public final class RequestLifecycle
     {
         request.endFlight();
     }
+
+    /**
+     * Marks the request done and drops the cancel hook its flight began with: for a hook made for that flight alone
+     * ({@link #end} keeps the hook for the next flight, so a hook the core gives every flight of a model costs no
+     * write per flight; one made per flight would otherwise stay reachable from the request until it is submitted
+     * again).
+     *
+     * @param request the request whose response is being delivered
+     */
+    public static void endDroppingHook(final InferenceRequest request)
+    {
+        request.endFlightDroppingHook();
+    }
 }

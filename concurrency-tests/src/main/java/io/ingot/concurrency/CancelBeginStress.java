@@ -1,38 +1,20 @@
 package io.ingot.concurrency;
 
-import io.ingot.api.InferenceRequest;
 import io.ingot.api.RequestLifecycle;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
-import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.ZZ_Result;
 
-import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
-import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
-
 /**
- * A caller cancelling a request while another thread submits it. The role holder finds cancelled requests only by a
- * sweep, which the request's cancel hook asks for (issue 34: deciding reads no request's flag), so a cancellation
- * that the flight keeps must also have run the flight's hook. The submit installs the hook and then clears the flag
- * left from an earlier flight; the cancel sets the flag and then runs the hook it reads.
+ * {@link CancelRace} on a request's first flight: the submit installs a new hook and then clears the flag left from
+ * an earlier flight; the cancel sets the flag and then runs the hook it reads, if it sees the flight.
  */
 @JCStressTest
-@Outcome(id = "false, false", expect = ACCEPTABLE,
-    desc = "the cancel came before the flight began: the begin cleared it (a request is cancelled per submission)")
-@Outcome(id = "false, true", expect = ACCEPTABLE,
-    desc = "the cancel read the new hook, but its flag was cleared by the begin: a sweep for nothing")
-@Outcome(id = "true, true", expect = ACCEPTABLE,
-    desc = "the cancellation holds and its hook asked for the sweep that will find it")
-@Outcome(id = "true, false", expect = FORBIDDEN,
-    desc = "lost cancellation: the request is flagged, but nobody asked for the sweep that would end it")
 @State
-public class CancelBeginStress
+public class CancelBeginStress extends CancelRace
 {
-    private final InferenceRequest request = new InferenceRequest("m");
-    private volatile boolean swept;
-
     /** The submitting thread: the flight begins, with a hook that asks for a sweep. */
     @Actor
     public void submitter()
@@ -44,16 +26,13 @@ public class CancelBeginStress
     @Actor
     public void canceller()
     {
-        request.cancel();
+        cancel();
     }
 
-    /**
-     * @param result r1: the request is cancelled for this flight; r2: a sweep was asked for
-     */
+    /** @param result r1: the request is cancelled for this flight; r2: a sweep was asked for */
     @Arbiter
-    public void settle(final ZZ_Result result)
+    public void outcome(final ZZ_Result result)
     {
-        result.r1 = request.isCancelled();
-        result.r2 = swept;
+        settle(result);
     }
 }

@@ -87,7 +87,7 @@ final class ModelRuntime implements ServedVersion
     private final ModelInstances instances;
     /** {@code model_transaction_policy { decoupled: true }}: zero or many responses per request. */
     private final boolean decoupled;
-    private final Runnable cancelHook;
+    private final CancelSweep cancelHook;
 
     ModelRuntime(final ModelContext context, final Backend backend, final ResponseAllocator defaultAllocator,
         final ResponsePool responses, final IdleMode idleMode, final int ringSize, final Timekeeper timekeeper,
@@ -115,7 +115,7 @@ final class ModelRuntime implements ServedVersion
         this.sequences = config.hasSequenceBatching() ? new SequenceAdmission(config) : null;
         this.scheduler = new ModelScheduler(name, settings, BatchPolicies.of(config, settings, admission, plan.size()),
             admission, ringSize, clock, timekeeper);
-        this.cancelHook = scheduler::requestSweep;
+        this.cancelHook = new CancelSweep(scheduler);
         this.stats = new ModelStatsRecorder(settings.maxBatchSize(), plan.size(), this::queuedRequests);
         this.caching = cachingOf(cache);
         this.delivery = new VersionDelivery(name, caching, settings.preserveOrdering(), clock);
@@ -431,6 +431,7 @@ final class ModelRuntime implements ServedVersion
         ended.answer(queued);
         instances.stop();
         timekeeper.unregister(scheduler);
+        cancelHook.forget();
         try
         {
             backend.close();

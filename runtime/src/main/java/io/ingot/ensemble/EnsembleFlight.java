@@ -355,7 +355,7 @@ final class EnsembleFlight implements ResponseAllocator
         {
             closeStepResponses();
         }
-        RequestLifecycle.end(request);
+        RequestLifecycle.endDroppingHook(request);  // the hook is this flight's: the request must not keep it
         owner.landed();
         try
         {

@@ -62,11 +62,17 @@ public final class PipelineSlot extends PipelineSlotFields.PadAfter
         return attachment;
     }
 
-    /** Marks the slot in flight; the caller calls it just before submitting. */
+    /**
+     * Marks the slot in flight; the caller calls it just before submitting. Writes the done flag only (the failure
+     * only when a failed request left one), so that a request's writes to the slot take one line on each side.
+     */
     public void begin()
     {
         done = false;
-        failure = null;
+        if (failure != null)
+        {
+            failure = null;
+        }
     }
 
     /** The pipeline: the request finished; wakes the caller if it parked. */
