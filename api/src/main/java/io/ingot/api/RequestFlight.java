@@ -23,7 +23,7 @@ import java.lang.invoke.VarHandle;
  * the flight ends (a model's hook is the same for all its flights; a cancel after the end finds the flight ended and
  * runs nothing): when the begin wrote the hook and the end cleared it, one object address in eight put the hook's
  * word on the next line, every flight then wrote two lines on both threads, and a submitter keeping 64 requests in
- * flight ran at 3.4–4.0 M requests/s instead of 5.0–6.0 M (issue 34; the slots of one run are allocated at one
+ * flight ran at 3.4–4.5 M requests/s instead of 5.0–6.0 M (issue 34; the slots of one run are allocated at one
  * stride, so a run had all, half or none of its requests so). A core whose hook belongs to one flight drops it with
  * {@link #endDroppingHook()}.
  */
